@@ -1,0 +1,64 @@
+// swift-tools-version: 6.0
+
+import PackageDescription
+
+/// One set of compiler settings for every Swift target: Swift 6 language mode (complete
+/// concurrency checking) and explicit `any` for existentials.
+let swiftSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+  name: "Tether",
+  platforms: [
+    .macOS(.v14),
+    .iOS(.v17),
+    .tvOS(.v17),
+    .watchOS(.v10),
+  ],
+  products: [
+    .library(name: "Tether", targets: ["Tether"]),
+    .library(name: "TetherTesting", targets: ["TetherTesting"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1")
+  ],
+  targets: [
+    // MARK: - Library
+
+    .target(
+      name: "Tether",
+      dependencies: ["TetherTrackingSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "TetherTrackingSupport"
+    ),
+    .target(
+      name: "TetherTesting",
+      dependencies: [
+        "Tether",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: - Tests
+
+    .testTarget(
+      name: "TetherTests",
+      dependencies: [
+        "Tether",
+        "TetherTesting",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TetherTestingTests",
+      dependencies: ["Tether", "TetherTesting"],
+      swiftSettings: swiftSettings
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,87 @@
+precedencegroup BindingPrecedence {
+  associativity: right
+  higherThan: AssignmentPrecedence
+}
+
+/// Binds a source (right) into a target (left): the target takes the source's current value
+/// (for a property) and every later value, until the binding ends.
+infix operator <~ : BindingPrecedence
+
+/// Binds a property into a target: the target takes the current value now, then every change.
+///
+/// ```swift
+/// label.bindable(\.text) <~ viewModel.title
+/// ```
+///
+/// - Parameters:
+///   - target: Where the values go. Held weakly.
+///   - source: The property to follow.
+/// - Returns: The binding's token. The binding owns it, so it may be discarded; cancel it to end
+///   the binding early.
+@discardableResult
+public func <~ <Value>(target: BindingTarget<Value>, source: Property<Value>) -> ObservationToken {
+  bind(target) { source.observe($0) }
+}
+
+/// Binds a signal into a target: the target takes every later event.
+///
+/// - Parameters:
+///   - target: Where the events go. Held weakly.
+///   - source: The signal to follow.
+/// - Returns: The binding's token, which may be discarded.
+@discardableResult
+public func <~ <Value>(target: BindingTarget<Value>, source: Signal<Value>) -> ObservationToken {
+  bind(target) { source.observe($0) }
+}
+
+/// Binds a property into a mutable property (seed 004's `mutableUserName <~ …`).
+///
+/// - Parameters:
+///   - target: The property that follows `source`. Held weakly; its deallocation ends the
+///     binding.
+///   - source: The property to follow.
+/// - Returns: The binding's token, which may be discarded.
+@discardableResult
+public func <~ <Value>(target: MutableProperty<Value>, source: Property<Value>)
+  -> ObservationToken
+{
+  target.bindingTarget <~ source
+}
+
+/// Binds a signal into a mutable property.
+///
+/// - Parameters:
+///   - target: The property that takes each event. Held weakly.
+///   - source: The signal to follow.
+/// - Returns: The binding's token, which may be discarded.
+@discardableResult
+public func <~ <Value>(target: MutableProperty<Value>, source: Signal<Value>) -> ObservationToken {
+  target.bindingTarget <~ source
+}
+
+/// Subscribes `target` with `subscribe`, giving the binding ownership of its own token.
+private func bind<Value>(
+  _ target: BindingTarget<Value>,
+  subscribe: (@escaping (Value) -> Void) -> ObservationToken
+) -> ObservationToken {
+  let binding = BindingLink()
+  // The closure (stored by the source) owns the link, the link owns the token, and the token
+  // holds the source weakly: no cycle, and the binding lives exactly as long as the source's
+  // observer entry.
+  let write = target.write
+  let token = subscribe { [binding] value in
+    guard !write(value) else { return }
+    binding.isTargetGone = true
+    binding.token?.cancel()
+  }
+  binding.token = token
+  // The target may already have been gone when a property replayed its value.
+  if binding.isTargetGone { token.cancel() }
+  target.lifetime?.add(token)
+  return token
+}
+
+private final class BindingLink {
+  var token: ObservationToken?
+  var isTargetGone = false
+}

@@ -1,0 +1,87 @@
+/// The timer behind `debounce`: each value restarts the quiet period; the last value is
+/// emitted once the period passes without another.
+@usableFromInline
+internal final class Debouncer<Value, C: Clock> {
+  private let clock: C
+  private let interval: C.Duration
+  private let emit: (Value) -> Void
+  private var task: Task<Void, Never>?
+  /// Bumped on each value; a timer that wakes to a newer generation is stale and does nothing.
+  private var generation: UInt64 = 0
+
+  init(clock: C, interval: C.Duration, emit: @escaping (Value) -> Void) {
+    self.clock = clock
+    self.interval = interval
+    self.emit = emit
+  }
+
+  deinit {
+    task?.cancel()
+  }
+
+  func receive(_ value: Value, isolation: isolated (any Actor)) {
+    generation &+= 1
+    let expected = generation
+    task?.cancel()
+    let clock = self.clock
+    let interval = self.interval
+    task = Task { [weak self] in
+      _ = isolation
+      do { try await clock.sleep(for: interval) } catch { return }
+      guard let self, self.generation == expected else { return }
+      self.emit(value)
+    }
+  }
+}
+
+/// The timer behind `throttle`: the first value passes at once and opens a window; at the end
+/// of the window the latest (or first) value received during it, if any, passes and opens the
+/// next window.
+@usableFromInline
+internal final class Throttler<Value, C: Clock> {
+  private let clock: C
+  private let interval: C.Duration
+  private let latest: Bool
+  private let emit: (Value) -> Void
+  private var task: Task<Void, Never>?
+  private var isWindowOpen = false
+  private var pending: Value?
+
+  init(clock: C, interval: C.Duration, latest: Bool, emit: @escaping (Value) -> Void) {
+    self.clock = clock
+    self.interval = interval
+    self.latest = latest
+    self.emit = emit
+  }
+
+  deinit {
+    task?.cancel()
+  }
+
+  func receive(_ value: Value, isolation: isolated (any Actor)) {
+    if isWindowOpen {
+      if latest || pending == nil { pending = value }
+      return
+    }
+    emit(value)
+    openWindow(isolation: isolation)
+  }
+
+  private func openWindow(isolation: isolated (any Actor)) {
+    isWindowOpen = true
+    let clock = self.clock
+    let interval = self.interval
+    task = Task { [weak self] in
+      _ = isolation
+      do { try await clock.sleep(for: interval) } catch { return }
+      guard let self else { return }
+      if let value = self.pending {
+        self.pending = nil
+        self.emit(value)
+        self.openWindow(isolation: isolation)
+      } else {
+        self.isWindowOpen = false
+      }
+    }
+  }
+}

@@ -1,0 +1,108 @@
+extension Property {
+  /// Creates a property that starts at `initial` and takes each element of `sequence`.
+  ///
+  /// This is how results computed elsewhere (a service's `AsyncStream`, a socket, a timer)
+  /// become view state:
+  ///
+  /// ```swift
+  /// let status = Property(initial: "Connecting…", then: connection.statusUpdates)
+  /// ```
+  ///
+  /// The sequence is iterated on `isolation` until it ends or the property is deallocated.
+  /// If it throws, the property keeps its last value and stops updating.
+  ///
+  /// - Parameters:
+  ///   - initial: The value until the first element arrives.
+  ///   - sequence: The elements to take, in order.
+  ///   - isolation: The actor the property belongs to; inferred from the caller.
+  public convenience init<S: AsyncSequence>(
+    initial: Value,
+    then sequence: sending S,
+    isolation: isolated (any Actor) = #isolation
+  ) where S.Element == Value {
+    self.init(derivedFrom: nil, initial: initial)
+    let task = Task { [weak self] in
+      _ = isolation
+      do {
+        for try await element in sequence {
+          guard let self else { return }
+          self.update(element)
+        }
+      } catch {
+        // Documented: a failing sequence ends the updates; the last value stays.
+      }
+    }
+    retain(TaskCanceller(task))
+  }
+}
+
+extension Property where Value: Sendable {
+  /// The current value followed by every change, as an `AsyncSequence`.
+  ///
+  /// Use it to hand state to code in another isolation domain, or to `await` a condition in
+  /// a test:
+  ///
+  /// ```swift
+  /// for await isLoading in viewModel.isLoading.values where !isLoading { break }
+  /// ```
+  ///
+  /// The stream buffers every value (none is dropped) and finishes when the property is
+  /// deallocated. When the consumer stops iterating, the subscription ends at the next change.
+  public final var values: AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream<Value>.makeStream()
+    forward(into: continuation) { observe($0) }
+    return stream
+  }
+}
+
+extension Signal where Value: Sendable {
+  /// The events of this signal from now on, as an `AsyncSequence`.
+  ///
+  /// The stream buffers every event and finishes when the signal is deallocated.
+  public var values: AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream<Value>.makeStream()
+    forward(into: continuation) { observe($0) }
+    return stream
+  }
+}
+
+/// Subscribes with `subscribe` and yields into `continuation` until the consumer goes away
+/// (the subscription ends) or the source does (the stream finishes).
+private func forward<Value: Sendable>(
+  into continuation: AsyncStream<Value>.Continuation,
+  subscribe: (@escaping (Value) -> Void) -> ObservationToken
+) {
+  let link = StreamLink(continuation)
+  link.token = subscribe { [link] value in
+    if case .terminated = link.continuation.yield(value) {
+      link.token?.cancel()
+    }
+  }
+}
+
+/// Owned by the source's observer closure: finishes the stream when the source deallocates.
+private final class StreamLink<Value: Sendable> {
+  let continuation: AsyncStream<Value>.Continuation
+  var token: ObservationToken?
+
+  init(_ continuation: AsyncStream<Value>.Continuation) {
+    self.continuation = continuation
+  }
+
+  deinit {
+    continuation.finish()
+  }
+}
+
+/// Cancels a task when the object that owns it is deallocated.
+internal final class TaskCanceller {
+  private let task: Task<Void, Never>
+
+  init(_ task: Task<Void, Never>) {
+    self.task = task
+  }
+
+  deinit {
+    task.cancel()
+  }
+}

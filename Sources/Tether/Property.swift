@@ -1,0 +1,184 @@
+import TetherTrackingSupport
+
+/// Observable state with a current value: read-only to the code that holds it.
+///
+/// A property always has a value. Observing it delivers **the current value first, followed by
+/// every change**, so a view that binds late still shows the right state (the "Driver"
+/// semantics of RxCocoa, without a scheduler):
+///
+/// ```swift
+/// final class PhotoListViewModel {
+///   private let _isLoading = MutableProperty(false)
+///   var isLoading: Property<Bool> { _isLoading }     // outputs are read-only by type
+/// }
+///
+/// let token = viewModel.isLoading.observe { spinner.isAnimating = $0 }  // runs now, then on change
+/// ```
+///
+/// Derived properties (``map(_:)``, ``combineLatest(with:)``, ``skipRepeats()``…) are
+/// properties too: they hold their value, replay it, and keep their sources alive.
+///
+/// > Note: `Property` is deliberately not `Sendable`. The compiler confines each property to the
+/// > isolation domain that owns it (normally a `@MainActor` view model), so observers always run
+/// > there and no lock is taken on any path. Move values between domains with `async` calls or
+/// > with ``values``.
+///
+/// Every change is delivered, including a value equal to the previous one; use
+/// ``skipRepeats()`` when only distinct values matter.
+public class Property<Value> {
+  @usableFromInline
+  internal final var storage: Value
+  @usableFromInline
+  internal final let observers: ObserverList<Value>
+  /// What a derived property keeps alive: its sources and the tokens of its subscriptions.
+  @usableFromInline
+  internal final var retained: [AnyObject] = []
+
+  /// Creates a property whose value never changes.
+  ///
+  /// - Parameter value: The constant value, replayed to every observer.
+  public init(value: Value) {
+    storage = value
+    observers = ObserverList()
+  }
+
+  /// Creates a read-only view of `property` that follows its every change.
+  ///
+  /// Upcasting a ``MutableProperty`` to `Property` is free and usually enough; this wrapper
+  /// also hides the mutable object from code that might downcast it.
+  ///
+  /// - Parameter property: The property to mirror. It is kept alive by the new property.
+  public convenience init(_ property: Property<Value>) {
+    self.init(derivedFrom: property, initial: property.storage)
+    let token = property.observers.add { [weak self] in self?.update($0) }
+    retained.append(token)
+  }
+
+  @usableFromInline
+  internal init(derivedFrom source: AnyObject?, initial: Value) {
+    storage = initial
+    observers = ObserverList()
+    if let source { retained.append(source) }
+  }
+
+  /// The current value.
+  ///
+  /// Reading it inside ``observe(isolation:_:)`` makes that observation depend on this property.
+  public var value: Value {
+    recordRead()
+    return storage
+  }
+
+  /// Observes the current value now and every change after it.
+  ///
+  /// - Parameter action: Called synchronously with the current value before `observe`
+  ///   returns, then with each new value, in order, on the property's isolation domain.
+  /// - Returns: A token; the observation ends when it is cancelled or deallocated.
+  ///
+  /// > Note: `action` is stored by the property until the token ends. Capture the view weakly
+  /// > (`[weak self]`) if the view owns the token, or the view and the token keep each other.
+  @discardableResult
+  public final func observe(_ action: @escaping (Value) -> Void) -> ObservationToken {
+    let token = observers.add(action)
+    observers.replay(storage, to: action)
+    return token
+  }
+
+  /// The number of live observers, for diagnostics and tests.
+  public final var observerCount: Int { observers.count }
+
+  /// Sets the stored value and delivers it to the observers.
+  @inlinable
+  internal final func update(_ newValue: Value) {
+    storage = newValue
+    observers.send(newValue)
+  }
+
+  /// Registers this property with the `observe { }` run on this thread, if there is one.
+  @inlinable
+  internal final func recordRead() {
+    if let tracker = tether_get_current_tracker() {
+      DependencyTracker.recordRead(of: observers, in: tracker)
+    }
+  }
+
+  /// Keeps `object` (a source or a token) alive as long as this property.
+  @usableFromInline
+  internal final func retain(_ object: AnyObject) {
+    retained.append(object)
+  }
+}
+
+/// Read/write observable state: the mutable counterpart of ``Property``.
+///
+/// A view model owns its mutable properties privately and exposes them as ``Property``:
+///
+/// ```swift
+/// @MainActor final class EntryViewModel {
+///   private let _userName = MutableProperty<String?>(nil)
+///   var userName: Property<String?> { _userName }
+///
+///   func fetchUser() async {
+///     _userName.value = try? await fetcher.fetchUser().name
+///   }
+/// }
+/// ```
+///
+/// It is also a binding target: `property <~ source` makes it follow `source` until either
+/// property is deallocated. See ``BindingTarget``.
+public final class MutableProperty<Value>: Property<Value> {
+  private var _lifetime: Lifetime?
+
+  /// Creates a property holding `initial`.
+  ///
+  /// - Parameter initial: The first value, replayed to every observer until it changes.
+  public init(_ initial: Value) {
+    super.init(derivedFrom: nil, initial: initial)
+  }
+
+  /// The current value. Setting it delivers the new value to every observer, synchronously
+  /// and in order, before the setter returns (unless a delivery of this property is already
+  /// under way: then the value is queued and delivered right after it, never lost).
+  @inlinable
+  public override var value: Value {
+    get {
+      recordRead()
+      return storage
+    }
+    set {
+      update(newValue)
+    }
+  }
+
+  /// Mutates the value in place and delivers the result once.
+  ///
+  /// Use it for collections, to change one element without copying the whole array:
+  ///
+  /// ```swift
+  /// cells.modify { $0[index].isSelected = true }
+  /// ```
+  ///
+  /// - Parameter body: Mutates the value. It must not read or write this property: the value
+  ///   is borrowed exclusively while `body` runs, and Swift's exclusivity checks stop the
+  ///   program if it is touched.
+  /// - Returns: Whatever `body` returns.
+  @inlinable
+  @discardableResult
+  public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    let result = try body(&storage)
+    observers.send(storage)
+    return result
+  }
+
+  /// The lifetime of this property, which owns the bindings into it.
+  internal var lifetime: Lifetime {
+    if let _lifetime { return _lifetime }
+    let lifetime = Lifetime()
+    _lifetime = lifetime
+    return lifetime
+  }
+
+  deinit {
+    _lifetime?.end()
+  }
+}

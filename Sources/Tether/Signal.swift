@@ -1,0 +1,93 @@
+/// A stream of one-shot events: alerts, routes, "selection made". It has no current value and
+/// replays nothing.
+///
+/// Create one with ``pipe()``; the view model keeps the input and exposes the output:
+///
+/// ```swift
+/// @MainActor final class PhotoListViewModel {
+///   private let alertPipe = Signal<String>.pipe()
+///   var alertMessage: Signal<String> { alertPipe.output }
+///
+///   func userPressed(at index: Int) {
+///     if !photos[index].forSale { alertPipe.input.send("This item is not for sale") }
+///   }
+/// }
+/// ```
+///
+/// Use ``Property`` for state (anything a view shows) and `Signal` for events (anything a view
+/// does once). An observer that subscribes after an event never sees it.
+///
+/// > Note: Like ``Property``, a signal is not `Sendable` and delivers on the isolation domain
+/// > that owns it. Re-entrant sends (an observer sending on the same signal) are queued and
+/// > delivered in order after the current event reaches every observer.
+public final class Signal<Value> {
+  @usableFromInline
+  internal let observers: ObserverList<Value>
+  /// Sources and tokens a derived signal keeps alive.
+  @usableFromInline
+  internal var retained: [AnyObject] = []
+
+  @usableFromInline
+  internal init() {
+    observers = ObserverList()
+  }
+
+  /// Creates a signal and the emitter that sends on it.
+  ///
+  /// - Returns: `output`, the signal to expose, and `input`, the emitter to keep private.
+  public static func pipe() -> (output: Signal<Value>, input: Emitter) {
+    let signal = Signal()
+    return (signal, Emitter(signal: signal))
+  }
+
+  /// Observes every event sent from now on.
+  ///
+  /// - Parameter action: Called with each event, in order, on the signal's isolation domain.
+  /// - Returns: A token; the observation ends when it is cancelled or deallocated.
+  @discardableResult
+  public func observe(_ action: @escaping (Value) -> Void) -> ObservationToken {
+    observers.add(action)
+  }
+
+  /// The number of live observers, for diagnostics and tests.
+  public var observerCount: Int { observers.count }
+
+  @usableFromInline
+  internal func retain(_ object: AnyObject) {
+    retained.append(object)
+  }
+
+  /// The sending side of a ``Signal``: keep it private to the view model.
+  ///
+  /// An emitter keeps its signal alive.
+  public struct Emitter {
+    @usableFromInline
+    internal let signal: Signal<Value>
+
+    @usableFromInline
+    internal init(signal: Signal<Value>) {
+      self.signal = signal
+    }
+
+    /// Delivers `value` to every current observer of the signal.
+    ///
+    /// - Parameter value: The event.
+    @inlinable
+    public func send(_ value: Value) {
+      signal.observers.send(value)
+    }
+  }
+}
+
+extension Signal.Emitter where Value == Void {
+  /// Delivers an event that carries no data.
+  @inlinable
+  public func send() {
+    send(())
+  }
+}
+
+extension Signal {
+  /// A signal that never sends.
+  public static var never: Signal<Value> { Signal() }
+}
