@@ -16,8 +16,8 @@ infix operator <~ : BindingPrecedence
 /// - Parameters:
 ///   - target: Where the values go. Held weakly.
 ///   - source: The property to follow.
-/// - Returns: The binding's token. The binding owns it, so it may be discarded; cancel it to end
-///   the binding early.
+/// - Returns: The binding's token. The target's lifetime owns it, so it may be discarded;
+///   cancel it to end the binding early.
 @discardableResult
 public func <~ <Value>(target: BindingTarget<Value>, source: Property<Value>) -> ObservationToken {
   bind(target) { source.observe($0) }
@@ -38,7 +38,7 @@ public func <~ <Value>(target: BindingTarget<Value>, source: Signal<Value>) -> O
 ///
 /// - Parameters:
 ///   - target: The property that follows `source`. Held weakly; its deallocation ends the
-///     binding.
+///     binding, which keeps `source` alive until then.
 ///   - source: The property to follow.
 /// - Returns: The binding's token, which may be discarded.
 @discardableResult
@@ -59,29 +59,28 @@ public func <~ <Value>(target: MutableProperty<Value>, source: Signal<Value>) ->
   target.bindingTarget <~ source
 }
 
-/// Subscribes `target` with `subscribe`, giving the binding ownership of its own token.
+/// Subscribes `target` with `subscribe` and hands the token to the target's lifetime.
 private func bind<Value>(
   _ target: BindingTarget<Value>,
   subscribe: (@escaping (Value) -> Void) -> ObservationToken
 ) -> ObservationToken {
-  let binding = BindingLink()
-  // The closure (stored by the source) owns the link, the link owns the token, and the token
-  // holds the source weakly: no cycle, and the binding lives exactly as long as the source's
-  // observer entry.
+  let link = BindingLink()
   let write = target.write
-  let token = subscribe { [binding] value in
+  let token = subscribe { [link] value in
     guard !write(value) else { return }
-    binding.isTargetGone = true
-    binding.token?.cancel()
+    link.isTargetGone = true
+    link.token?.cancel()
   }
-  binding.token = token
-  // The target may already have been gone when a property replayed its value.
-  if binding.isTargetGone { token.cancel() }
-  target.lifetime?.add(token)
+  // The lifetime owns the token (and through it the source); the entry only points back
+  // weakly, or the source and its own entry would keep each other alive.
+  link.token = token
+  target.lifetime.add(token)
+  // The written object may already have been gone when a property replayed its value.
+  if link.isTargetGone { token.cancel() }
   return token
 }
 
 private final class BindingLink {
-  var token: ObservationToken?
+  weak var token: ObservationToken?
   var isTargetGone = false
 }

@@ -1,64 +1,78 @@
-/// Something a binding can write values into, with a rule for when the binding ends.
+/// Something a binding can write values into, and the ``Lifetime`` that bounds the binding.
 ///
-/// You rarely create one directly; they come from ``MutableProperty/bindingTarget`` and from
-/// ``BindingTargetProvider/bindable(_:)``, and `<~` connects them to a source:
+/// You rarely create one directly; they come from ``LifetimeProvider/bindable(_:)`` and
+/// ``MutableProperty/bindingTarget``, and `<~` connects them to a source:
 ///
 /// ```swift
-/// extension Label: BindingTargetProvider {}
+/// final class PhotoCell: LifetimeProvider {
+///   let lifetime = Lifetime()
+///   var title = ""
+/// }
 ///
-/// label.bindable(\.text) <~ viewModel.title
-/// userName <~ fetchedUser.map(\.name)
+/// cell.bindable(\.title) <~ viewModel.title
+/// spinner.bindable(\.isHidden) <~ viewModel.isLoading.map { !$0 }
 /// ```
 ///
-/// > Note: **A binding owns itself.** It holds its target weakly and ends on its own when the
-/// > target deallocates, when the source deallocates, or when the token returned by `<~` is
-/// > cancelled; the token may be discarded. A target that is a ``LifetimeProvider`` (and every
-/// > ``MutableProperty``) ends its bindings the moment it deallocates; for other objects the
-/// > binding notices at the next value and removes itself then.
+/// > Note: **A binding belongs to its target.** It is stored in the target's lifetime, so it
+/// > lasts exactly as long as the target, keeps its source alive for that long (a temporary
+/// > `map` keeps working), and ends when the target deallocates. It also ends early if the
+/// > returned token is cancelled, or if the written object is gone before the lifetime ends.
+/// > The token may be discarded. The target itself is held weakly: a binding never keeps a
+/// > view alive.
 public struct BindingTarget<Value> {
-  /// When this lifetime ends, every binding into the target ends. `nil` if the target has none.
-  public let lifetime: Lifetime?
+  /// The lifetime that owns bindings into this target; when it ends, they end.
+  public let lifetime: Lifetime
   /// Writes a value into the target; returns `false` once the target is gone.
   public let write: (Value) -> Bool
 
   /// Creates a target from a write function.
   ///
   /// - Parameters:
-  ///   - lifetime: The lifetime that ends bindings into this target, if any.
+  ///   - lifetime: The lifetime that owns and ends bindings into this target.
   ///   - write: Writes a value and returns `true`, or returns `false` if the target is gone.
-  public init(lifetime: Lifetime?, write: @escaping (Value) -> Bool) {
+  public init(lifetime: Lifetime, write: @escaping (Value) -> Bool) {
     self.lifetime = lifetime
     self.write = write
   }
 
-  /// Creates a target writing into `object[keyPath: keyPath]`, holding `object` weakly.
+  /// Creates a target writing into `object[keyPath: keyPath]` for as long as `lifetime`.
+  ///
+  /// Use it for objects you cannot make a ``LifetimeProvider`` (a framework's label), with the
+  /// lifetime of the view or controller that owns them:
+  ///
+  /// ```swift
+  /// BindingTarget(titleLabel, \.text, lifetime: lifetime) <~ viewModel.title
+  /// ```
   ///
   /// - Parameters:
-  ///   - object: The object to write into. If it is a ``LifetimeProvider``, its lifetime ends
-  ///     the binding.
+  ///   - object: The object to write into, held weakly.
   ///   - keyPath: The writable property to set.
+  ///   - lifetime: The lifetime that owns the binding.
   public init<Object: AnyObject>(
     _ object: Object,
-    _ keyPath: ReferenceWritableKeyPath<Object, Value>
+    _ keyPath: ReferenceWritableKeyPath<Object, Value>,
+    lifetime: Lifetime
   ) {
-    self.init(lifetime: (object as? any LifetimeProvider)?.lifetime) { [weak object] value in
+    self.init(lifetime: lifetime) { [weak object] value in
       guard let object else { return false }
       object[keyPath: keyPath] = value
       return true
     }
   }
 
-  /// Creates a target writing non-optional values into an optional property, the way
-  /// `label.text` (a `String?`) is bound to a `Property<String>`.
+  /// Creates a target writing non-optional values into an optional property, the way a
+  /// `String?` text is bound to a `Property<String>`.
   ///
   /// - Parameters:
   ///   - object: The object to write into, held weakly.
   ///   - keyPath: The optional writable property to set.
+  ///   - lifetime: The lifetime that owns the binding.
   public init<Object: AnyObject>(
     _ object: Object,
-    _ keyPath: ReferenceWritableKeyPath<Object, Value?>
+    _ keyPath: ReferenceWritableKeyPath<Object, Value?>,
+    lifetime: Lifetime
   ) {
-    self.init(lifetime: (object as? any LifetimeProvider)?.lifetime) { [weak object] value in
+    self.init(lifetime: lifetime) { [weak object] value in
       guard let object else { return false }
       object[keyPath: keyPath] = value
       return true
@@ -66,20 +80,16 @@ public struct BindingTarget<Value> {
   }
 }
 
-/// Gives any class `bindable(\.keyPath)`, the entry point of key-path bindings.
-///
-/// Conform with an empty extension: `extension Label: BindingTargetProvider {}`.
-public protocol BindingTargetProvider: AnyObject {}
-
-extension BindingTargetProvider {
-  /// A binding target that writes into the property at `keyPath` of this object.
+extension LifetimeProvider {
+  /// A binding target that writes into the property at `keyPath` of this object, for as long
+  /// as this object lives.
   ///
   /// - Parameter keyPath: The writable property to set.
   /// - Returns: A target for `<~`. It holds this object weakly.
   public func bindable<Value>(
     _ keyPath: ReferenceWritableKeyPath<Self, Value>
   ) -> BindingTarget<Value> {
-    BindingTarget(self, keyPath)
+    BindingTarget(self, keyPath, lifetime: lifetime)
   }
 
   /// A binding target that writes non-optional values into the optional property at `keyPath`.
@@ -89,12 +99,12 @@ extension BindingTargetProvider {
   public func bindable<Value>(
     _ keyPath: ReferenceWritableKeyPath<Self, Value?>
   ) -> BindingTarget<Value> {
-    BindingTarget(self, keyPath)
+    BindingTarget(self, keyPath, lifetime: lifetime)
   }
 }
 
 extension MutableProperty {
-  /// This property as a binding target: bindings into it end when it is deallocated.
+  /// This property as a binding target: bindings into it last until it is deallocated.
   public var bindingTarget: BindingTarget<Value> {
     BindingTarget(lifetime: lifetime) { [weak self] value in
       guard let self else { return false }

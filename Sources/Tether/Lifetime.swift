@@ -9,7 +9,7 @@
 ///   let name = Label()
 ///
 ///   func bind(to viewModel: ProfileHeaderViewModel) {
-///     name.bindable(\.text) <~ viewModel.nickname   // ends with `name`
+///     BindingTarget(name, \.text, lifetime: lifetime) <~ viewModel.nickname
 ///     viewModel.bio.observe { [weak self] in self?.bio.text = $0 }.store(in: lifetime)
 ///   }
 /// }
@@ -77,9 +77,10 @@ public final class Lifetime {
   }
 }
 
-/// An object that owns a ``Lifetime``: bindings into it end exactly when it deallocates.
+/// An object that owns a ``Lifetime``: it can be the target of `<~` bindings
+/// (`object.bindable(\.keyPath)`), which end exactly when it deallocates.
 ///
-/// Views that conform get eager clean-up of `<~` bindings; see ``BindingTarget``.
+/// Conform by storing one: `let lifetime = Lifetime()`. See ``BindingTarget``.
 public protocol LifetimeProvider: AnyObject {
   /// The lifetime that ends when this object deallocates.
   var lifetime: Lifetime { get }

@@ -15,22 +15,33 @@
 /// }
 /// ```
 ///
-/// > Note: A token holds the source it observes weakly, so keeping a token never keeps a view
-/// > model's property alive. Tokens are not `Sendable`: like the properties they observe, they
-/// > belong to the isolation domain that created them.
+/// > Note: A token keeps the property or signal it observes alive, so
+/// > `viewModel.name.map { … }.observe { … }` keeps the derived property for as long as the
+/// > token. Tokens are not `Sendable`: like the properties they observe, they belong to the
+/// > isolation domain that created them.
 ///
 /// Bindings made with `<~` are the one exception to "dropped token, ended observation": a
-/// binding's token is owned by the binding itself, which ends when its target deallocates.
+/// binding owns itself and ends when its target deallocates, so its token may be discarded.
 /// See ``BindingTarget``.
 public class ObservationToken: Hashable {
+  /// The observed property or signal, kept alive by the observation.
   @usableFromInline
-  internal final weak var source: ObserverListBase?
+  internal final var owner: AnyObject?
+  /// The observer list of `owner`. Not counted: `owner` owns the list through a `let`, and the
+  /// token holds `owner` for as long as it reads `list`, so the list is alive whenever it is used.
+  @usableFromInline
+  internal final unowned(unsafe) var list: ObserverListBase?
+  /// The observer's id in `list`; 0 once cancelled. The top bit marks a detached token.
   @usableFromInline
   internal final var id: UInt64
 
   @usableFromInline
-  internal init(source: ObserverListBase?, id: UInt64) {
-    self.source = source
+  internal static let detachedFlag: UInt64 = 1 << 63
+
+  @usableFromInline
+  internal init(owner: AnyObject?, list: ObserverListBase?, id: UInt64) {
+    self.owner = owner
+    self.list = list
     self.id = id
   }
 
@@ -48,12 +59,25 @@ public class ObservationToken: Hashable {
   deinit {
     // Not `cancel()`: subclasses have already destroyed their stored properties by the time
     // this runs, so they end their own observations in their own `deinit`.
-    removeObserver()
+    if id & Self.detachedFlag == 0 { removeObserver() }
   }
 
-  /// Whether ``cancel()`` has run (explicitly, or because the source went away).
+  /// Whether ``cancel()`` has run.
   public var isCancelled: Bool {
-    id == 0 || source == nil
+    id == 0
+  }
+
+  /// Makes the token stop cancelling on `deinit`: the observation then ends only through
+  /// ``cancel()`` or its own logic (bindings end themselves when their target goes away).
+  @usableFromInline
+  internal final func detach() {
+    if id != 0 { id |= Self.detachedFlag }
+  }
+
+  /// The list and id of this observation, for entries that remove themselves.
+  @usableFromInline
+  internal final var handle: ObserverHandle {
+    ObserverHandle(list: list, id: id & ~Self.detachedFlag)
   }
 
   /// Ends the observation. Calling it again does nothing.
@@ -67,10 +91,11 @@ public class ObservationToken: Hashable {
   @usableFromInline
   internal final func removeObserver() {
     guard id != 0 else { return }
-    let id = self.id
+    let id = self.id & ~Self.detachedFlag
     self.id = 0
-    source?.removeObserver(id: id)
-    source = nil
+    list?.removeObserver(id: id)
+    list = nil
+    owner = nil
   }
 
   /// Keeps the token alive as long as `lifetime`, cancelling it when the lifetime ends.
@@ -104,7 +129,7 @@ final class ActionToken: ObservationToken {
 
   init(_ action: @escaping () -> Void) {
     self.action = action
-    super.init(source: nil, id: 1)
+    super.init(owner: nil, list: nil, id: 1)
   }
 
   deinit {
@@ -129,7 +154,7 @@ final class CompositeToken: ObservationToken {
 
   init(_ tokens: [ObservationToken]) {
     self.tokens = tokens
-    super.init(source: nil, id: 1)
+    super.init(owner: nil, list: nil, id: 1)
   }
 
   deinit {
@@ -146,5 +171,24 @@ final class CompositeToken: ObservationToken {
     let tokens = self.tokens
     self.tokens = []
     for token in tokens { token.cancel() }
+  }
+}
+
+/// A weak reference to one observer entry, for entries that must be able to remove themselves
+/// without keeping their source alive (a binding, an `AsyncStream` bridge).
+@usableFromInline
+internal struct ObserverHandle {
+  @usableFromInline weak var list: ObserverListBase?
+  @usableFromInline let id: UInt64
+
+  @usableFromInline
+  init(list: ObserverListBase?, id: UInt64) {
+    self.list = list
+    self.id = id
+  }
+
+  @usableFromInline
+  func remove() {
+    list?.removeObserver(id: id)
   }
 }

@@ -73,17 +73,21 @@ private func forward<Value: Sendable>(
   subscribe: (@escaping (Value) -> Void) -> ObservationToken
 ) {
   let link = StreamLink(continuation)
-  link.token = subscribe { [link] value in
+  let token = subscribe { [link] value in
     if case .terminated = link.continuation.yield(value) {
-      link.token?.cancel()
+      link.handle?.remove()
     }
   }
+  // The entry owns the link; the link must not own the token, or the source would keep itself
+  // alive through its own entry. A weak handle lets the entry remove itself instead.
+  link.handle = token.handle
+  token.detach()
 }
 
 /// Owned by the source's observer closure: finishes the stream when the source deallocates.
 private final class StreamLink<Value: Sendable> {
   let continuation: AsyncStream<Value>.Continuation
-  var token: ObservationToken?
+  var handle: ObserverHandle?
 
   init(_ continuation: AsyncStream<Value>.Continuation) {
     self.continuation = continuation

@@ -39,7 +39,8 @@ public class Property<Value> {
   /// - Parameter value: The constant value, replayed to every observer.
   public init(value: Value) {
     storage = value
-    observers = ObserverList()
+    observers = ObserverList(owner: nil)
+    observers.owner = self
   }
 
   /// Creates a read-only view of `property` that follows its every change.
@@ -57,7 +58,8 @@ public class Property<Value> {
   @usableFromInline
   internal init(derivedFrom source: AnyObject?, initial: Value) {
     storage = initial
-    observers = ObserverList()
+    observers = ObserverList(owner: nil)
+    observers.owner = self
     if let source { retained.append(source) }
   }
 

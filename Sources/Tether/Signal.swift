@@ -29,7 +29,8 @@ public final class Signal<Value> {
 
   @usableFromInline
   internal init() {
-    observers = ObserverList()
+    observers = ObserverList(owner: nil)
+    observers.owner = self
   }
 
   /// Creates a signal and the emitter that sends on it.

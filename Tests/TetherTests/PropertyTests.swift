@@ -1,4 +1,5 @@
 import Testing
+import TetherTesting
 
 @testable import Tether
 
@@ -58,7 +59,21 @@ import Testing
     #expect(received == [0])
   }
 
-  @Test func tokenDoesNotKeepThePropertyAlive() {
+  @Test func tokenKeepsTheObservedPropertyAliveUntilCancelled() {
+    weak var weakProperty: Property<Int>?
+    var received: [Int] = []
+    let source = MutableProperty(1)
+    // A temporary derived property lives as long as the observation of it.
+    let token = source.map { $0 * 10 }.observe { received.append($0) }
+    weakProperty = source
+    source.value = 2
+    #expect(received == [10, 20])
+    token.cancel()
+    #expect(source.observerCount == 0)
+    _ = weakProperty
+  }
+
+  @Test func cancelledTokenReleasesTheObservedProperty() {
     weak var weakProperty: MutableProperty<Int>?
     let token: ObservationToken
     do {
@@ -66,8 +81,9 @@ import Testing
       weakProperty = property
       token = property.observe { _ in }
     }
+    #expect(weakProperty != nil)
+    token.cancel()
     #expect(weakProperty == nil)
-    #expect(token.isCancelled)
   }
 
   @Test func cancellingAnyObserverKeepsTheOthersInOrder() {

@@ -2,6 +2,11 @@
 /// ``ObservationToken`` can remove its observer without being generic.
 @usableFromInline
 internal class ObserverListBase {
+  /// The property or signal that owns this list through a `let`. Not counted, to avoid a
+  /// cycle; read only by `add`, which runs while the owner is alive (it is the caller).
+  @usableFromInline
+  final unowned(unsafe) var owner: AnyObject?
+
   @usableFromInline
   init() {}
 
@@ -12,7 +17,7 @@ internal class ObserverListBase {
   /// Adds an observer that is told *that* the value changed, for dependency tracking.
   @usableFromInline
   func addChangeObserver(_ action: @escaping () -> Void) -> ObservationToken {
-    ObservationToken(source: nil, id: 0)
+    ObservationToken(owner: nil, list: nil, id: 0)
   }
 }
 
@@ -48,7 +53,10 @@ internal final class ObserverList<Value>: ObserverListBase {
   @usableFromInline var pending: ContiguousArray<Value> = []
 
   @inlinable
-  override init() {}
+  init(owner: AnyObject?) {
+    super.init()
+    self.owner = owner
+  }
 
   /// The number of live observers.
   @inlinable
@@ -59,7 +67,7 @@ internal final class ObserverList<Value>: ObserverListBase {
     let id = nextID
     nextID &+= 1
     entries.append(Entry(id: id, action: action))
-    return ObservationToken(source: self, id: id)
+    return ObservationToken(owner: owner, list: self, id: id)
   }
 
   /// Delivers `value` to every observer, or queues it if a delivery is under way.

@@ -1,0 +1,188 @@
+import Observation
+import Testing
+import TetherTesting
+
+@testable import Tether
+
+@Observable
+@MainActor
+private final class Model {
+  var firstName = "Ada"
+  var lastName = "Lovelace"
+  var untracked = 0
+}
+
+/// Lets the actor run the re-runs that `observe { }` scheduled.
+@MainActor
+private func settle() async {
+  for _ in 0..<5 { await Task.yield() }
+}
+
+@MainActor
+@Suite struct ObserveTests {
+  @Test func runsSynchronouslyFirst() {
+    let count = MutableProperty(1)
+    var seen: [Int] = []
+    let token = observe { seen.append(count.value) }
+    #expect(seen == [1])
+    _ = token
+  }
+
+  @Test func rerunsWhenATetherPropertyItReadChanges() async {
+    let count = MutableProperty(1)
+    var seen: [Int] = []
+    let token = observe { seen.append(count.value) }
+    count.value = 2
+    await settle()
+    #expect(seen == [1, 2])
+    _ = token
+  }
+
+  @Test func coalescesASynchronousBurstIntoOneRun() async {
+    let isLoading = MutableProperty(false)
+    let cells = MutableProperty<[String]>([])
+    var runs = 0
+    let token = observe {
+      _ = isLoading.value
+      _ = cells.value
+      runs += 1
+    }
+    isLoading.value = true
+    cells.value = ["a"]
+    cells.value = ["a", "b"]
+    isLoading.value = false
+    await settle()
+    #expect(runs == 2)
+    _ = token
+  }
+
+  @Test func neverSeesAHalfUpdatedCombination() async {
+    let a = MutableProperty(1)
+    let doubled = a.map { $0 * 2 }
+    var pairs: [String] = []
+    let token = observe { pairs.append("\(a.value),\(doubled.value)") }
+    for value in 2...5 { a.value = value }
+    await settle()
+    #expect(pairs == ["1,2", "5,10"])
+    #expect(
+      pairs.allSatisfy { pair in
+        let parts = pair.split(separator: ",").compactMap { Int($0) }
+        return parts.count == 2 && parts[1] == parts[0] * 2
+      })
+    _ = token
+  }
+
+  @Test func tracksObservableModelsAndCoalescesThem() async {
+    let model = Model()
+    var names: [String] = []
+    let token = observe { names.append("\(model.firstName) \(model.lastName)") }
+    model.firstName = "Grace"
+    model.lastName = "Hopper"
+    await settle()
+    #expect(names == ["Ada Lovelace", "Grace Hopper"])
+    model.untracked += 1
+    await settle()
+    #expect(names == ["Ada Lovelace", "Grace Hopper"])
+    _ = token
+  }
+
+  @Test func mixedTetherAndObservableChangesCauseOneRun() async {
+    let model = Model()
+    let suffix = MutableProperty("!")
+    var seen: [String] = []
+    let token = observe { seen.append(model.firstName + suffix.value) }
+    model.firstName = "Grace"
+    suffix.value = "?"
+    await settle()
+    #expect(seen == ["Ada!", "Grace?"])
+    model.lastName = "x"
+    _ = token
+  }
+
+  @Test func dependenciesFollowTheLatestRun() async {
+    let useA = MutableProperty(true)
+    let a = MutableProperty("a")
+    let b = MutableProperty("b")
+    var seen: [String] = []
+    let token = observe { seen.append(useA.value ? a.value : b.value) }
+    useA.value = false
+    await settle()
+    #expect(seen == ["a", "b"])
+    #expect(a.observerCount == 0)
+    a.value = "a2"
+    await settle()
+    #expect(seen == ["a", "b"])
+    b.value = "b2"
+    await settle()
+    #expect(seen == ["a", "b", "b2"])
+    _ = token
+  }
+
+  @Test func stopsWhenTheTokenIsCancelled() async {
+    let count = MutableProperty(0)
+    let model = Model()
+    var runs = 0
+    let token = observe {
+      _ = count.value
+      _ = model.firstName
+      runs += 1
+    }
+    token.cancel()
+    count.value = 1
+    model.firstName = "x"
+    await settle()
+    #expect(runs == 1)
+    #expect(count.observerCount == 0)
+  }
+
+  @Test func stopsWhenTheTokenIsDeallocated() async {
+    let count = MutableProperty(0)
+    var runs = 0
+    do {
+      let token = observe {
+        _ = count.value
+        runs += 1
+      }
+      _ = token
+    }
+    count.value = 1
+    await settle()
+    #expect(runs == 1)
+    #expect(count.observerCount == 0)
+  }
+
+  @Test func readsOutsideARunAreNotTracked() async {
+    let a = MutableProperty(0)
+    var runs = 0
+    let token = observe { runs += 1 }
+    _ = a.value
+    a.value = 1
+    await settle()
+    #expect(runs == 1)
+    #expect(a.observerCount == 0)
+    _ = token
+  }
+
+  @Test func nestedObserveTracksItsOwnReads() async {
+    let outer = MutableProperty(0)
+    let inner = MutableProperty(0)
+    var outerRuns = 0
+    var innerRuns = 0
+    var innerToken: ObservationToken?
+    let token = observe {
+      _ = outer.value
+      outerRuns += 1
+      if innerToken == nil {
+        innerToken = observe {
+          _ = inner.value
+          innerRuns += 1
+        }
+      }
+    }
+    inner.value = 1
+    await settle()
+    #expect(outerRuns == 1)
+    #expect(innerRuns == 2)
+    _ = token
+  }
+}
