@@ -60,44 +60,35 @@ public final class LeakTracker {
   }
 }
 
-/// Runs `body` and fails the test for every object tracked in it that is still alive afterwards.
-///
-/// Each leak is reported at the line that tracked the object.
-///
-/// - Parameter body: The test code; it tracks objects with
-///   ``LeakTracker/track(_:sourceLocation:)``.
-/// - Returns: What `body` returns. Returning a tracked object is a leak by definition.
-public func withLeakTracking<Result>(
-  _ body: (LeakTracker) throws -> Result
-) rethrows -> Result {
-  let tracker = LeakTracker()
-  let result = try body(tracker)
-  tracker.reportLeaks()
-  return result
-}
-
 /// Runs `body` and fails the test for every object tracked in it that is still alive after
-/// it returns and pending work on the actor has had a chance to finish.
+/// it returns and pending work has had a chance to finish.
+///
+/// There is deliberately no synchronous form: a synchronous closure would be chosen even under
+/// `await` and could not wait for a `Task` the view model started.
 ///
 /// A view model's in-flight `Task` may hold it for a moment after the scope ends; the check
-/// gives such work up to `turns` turns of the actor before it reports a leak.
+/// yields, then waits in short sleeps for at most `gracePeriod` before it reports a leak. Only a
+/// test that really leaks waits that long.
 ///
 /// - Parameters:
 ///   - isolation: The actor the test runs on; inferred.
-///   - turns: How many times to yield before deciding an object leaked.
+///   - gracePeriod: How long released-but-still-running work may take to let go.
 ///   - body: The test code; it tracks objects with ``LeakTracker/track(_:sourceLocation:)``.
 /// - Returns: What `body` returns.
 public func withLeakTracking<Result>(
   isolation: isolated (any Actor)? = #isolation,
-  turns: Int = 20,
+  gracePeriod: Duration = .milliseconds(500),
   _ body: (LeakTracker) async throws -> sending Result
 ) async rethrows -> sending Result {
   let tracker = LeakTracker()
   let result = try await body(tracker)
-  var remaining = turns
-  while !tracker.liveTypeNames.isEmpty && remaining > 0 {
+  for _ in 0..<10 where !tracker.liveTypeNames.isEmpty {
     await Task.yield()
-    remaining -= 1
+  }
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: gracePeriod)
+  while !tracker.liveTypeNames.isEmpty && clock.now < deadline {
+    try? await clock.sleep(for: .milliseconds(2))
   }
   tracker.reportLeaks()
   return result

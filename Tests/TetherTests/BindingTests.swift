@@ -122,7 +122,7 @@ private final class PlainLabel {
     #expect(weakSource == nil)
   }
 
-  @Test func viewModelAndBoundViewDoNotRetainEachOther() {
+  @Test func viewModelAndBoundViewDoNotRetainEachOther() async {
     final class ViewModel {
       let title = MutableProperty("t")
       let isLoading = MutableProperty(false)
@@ -140,7 +140,7 @@ private final class PlainLabel {
           .store(in: lifetime)
       }
     }
-    withLeakTracking { leaks in
+    await withLeakTracking { leaks in
       let viewModel = leaks.track(ViewModel())
       let view = leaks.track(View(viewModel: viewModel))
       leaks.track(view.label)
