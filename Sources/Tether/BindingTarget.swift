@@ -1,6 +1,6 @@
 /// Something a binding can write values into, and the ``Lifetime`` that bounds the binding.
 ///
-/// You rarely create one directly; they come from ``LifetimeProvider/bindable(_:)`` and
+/// You rarely create one directly; they come from `bindable(_:)` and
 /// ``MutableProperty/bindingTarget``, and `<~` connects them to a source:
 ///
 /// ```swift

@@ -80,7 +80,16 @@ public final class Lifetime {
 /// An object that owns a ``Lifetime``: it can be the target of `<~` bindings
 /// (`object.bindable(\.keyPath)`), which end exactly when it deallocates.
 ///
-/// Conform by storing one: `let lifetime = Lifetime()`. See ``BindingTarget``.
+/// Conform by storing one: `let lifetime = Lifetime()`. A `@MainActor` view conforms with an
+/// isolated conformance, which keeps the lifetime main-actor-only:
+///
+/// ```swift
+/// @MainActor final class PhotoListView: @MainActor LifetimeProvider {
+///   let lifetime = Lifetime()
+/// }
+/// ```
+///
+/// See ``BindingTarget``.
 public protocol LifetimeProvider: AnyObject {
   /// The lifetime that ends when this object deallocates.
   var lifetime: Lifetime { get }

@@ -15,7 +15,7 @@ import TetherTrackingSupport
 /// let token = viewModel.isLoading.observe { spinner.isAnimating = $0 }  // runs now, then on change
 /// ```
 ///
-/// Derived properties (``map(_:)``, ``combineLatest(with:)``, ``skipRepeats()``…) are
+/// Derived properties (`map(_:)`, ``combineLatest(with:)``, ``skipRepeats()``…) are
 /// properties too: they hold their value, replay it, and keep their sources alive.
 ///
 /// > Note: `Property` is deliberately not `Sendable`. The compiler confines each property to the

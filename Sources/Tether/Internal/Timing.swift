@@ -24,10 +24,12 @@ internal final class Debouncer<Value, C: Clock> {
     let expected = generation
     task?.cancel()
     let clock = self.clock
-    let interval = self.interval
+    // The quiet period runs from the value's arrival, not from whenever the timer task first
+    // gets the actor: a busy actor must not stretch the interval.
+    let deadline = clock.now.advanced(by: interval)
     task = Task { [weak self] in
       _ = isolation
-      do { try await clock.sleep(for: interval) } catch { return }
+      do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
       guard let self, self.generation == expected else { return }
       self.emit(value)
     }
@@ -64,21 +66,23 @@ internal final class Throttler<Value, C: Clock> {
       return
     }
     emit(value)
-    openWindow(isolation: isolation)
+    openWindow(startingAt: clock.now, isolation: isolation)
   }
 
-  private func openWindow(isolation: isolated (any Actor)) {
+  /// Windows are measured from their start (an emission time or the previous window's end), so
+  /// the cadence does not drift with task scheduling.
+  private func openWindow(startingAt start: C.Instant, isolation: isolated (any Actor)) {
     isWindowOpen = true
     let clock = self.clock
-    let interval = self.interval
+    let deadline = start.advanced(by: interval)
     task = Task { [weak self] in
       _ = isolation
-      do { try await clock.sleep(for: interval) } catch { return }
+      do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
       guard let self else { return }
       if let value = self.pending {
         self.pending = nil
         self.emit(value)
-        self.openWindow(isolation: isolation)
+        self.openWindow(startingAt: deadline, isolation: isolation)
       } else {
         self.isWindowOpen = false
       }

@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+import TetherTesting
+
+// Seed 000's gallery, rewritten with Tether: the closures `reloadTableViewClosure`,
+// `updateLoadingStatus` and `showAlertClosure` become read-only properties and signals, and the
+// view binds them in a few lines. This file shows the intended usage end to end.
+
+struct Photo: Equatable, Sendable {
+  var id: Int
+  var name: String
+  var description: String?
+  var createdAt: Date
+  var imageURL: String
+  var forSale: Bool
+  var camera: String?
+}
+
+/// The service as a `Sendable` struct of closures, overridden per test.
+struct PhotoClient: Sendable {
+  var fetchPopular: @Sendable () async throws -> [Photo]
+}
+
+struct PhotoListCellViewModel: Equatable, Identifiable {
+  var id: Int
+  var titleText: String
+  var descText: String
+  var imageURL: String
+  var dateText: String
+}
+
+@MainActor
+final class PhotoListViewModel {
+  private let client: PhotoClient
+  private var photos: [Photo] = []
+
+  private let _isLoading = MutableProperty(false)
+  var isLoading: Property<Bool> { _isLoading }
+  private let _cells = MutableProperty<[PhotoListCellViewModel]>([])
+  var cells: Property<[PhotoListCellViewModel]> { _cells }
+  let numberOfCells: Property<Int>
+  private let alertPipe = Signal<String>.pipe()
+  var alertMessage: Signal<String> { alertPipe.output }
+  private let detailPipe = Signal<Photo>.pipe()
+  var showDetail: Signal<Photo> { detailPipe.output }
+
+  private let dateFormatter: DateFormatter = {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd"
+    return formatter
+  }()
+
+  init(client: PhotoClient) {
+    self.client = client
+    numberOfCells = _cells.map(\.count)
+  }
+
+  func viewDidLoad() async {
+    _isLoading.value = true
+    do {
+      photos = try await client.fetchPopular()
+      _cells.value = photos.map(makeCell)
+    } catch {
+      alertPipe.input.send("Failed to load photos: \(error)")
+    }
+    _isLoading.value = false
+  }
+
+  func userPressed(at index: Int) {
+    guard photos.indices.contains(index) else { return }
+    let photo = photos[index]
+    if photo.forSale {
+      detailPipe.input.send(photo)
+    } else {
+      alertPipe.input.send("This item is not for sale")
+    }
+  }
+
+  private func makeCell(_ photo: Photo) -> PhotoListCellViewModel {
+    let parts = [photo.camera, photo.description]
+      .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
+      .filter { !$0.isEmpty }
+    return PhotoListCellViewModel(
+      id: photo.id, titleText: photo.name, descText: parts.joined(separator: " - "),
+      imageURL: photo.imageURL, dateText: dateFormatter.string(from: photo.createdAt))
+  }
+}
+
+/// The view side: a passive object that binds in a few lines.
+@MainActor
+final class PhotoListView: @MainActor LifetimeProvider {
+  let lifetime = Lifetime()
+  var spinnerIsAnimating = false
+  var rows: [String] = []
+  var presentedAlert: String?
+  var renderCount = 0
+
+  init(viewModel: PhotoListViewModel) {
+    bindable(\.spinnerIsAnimating) <~ viewModel.isLoading
+    bindable(\.presentedAlert) <~ viewModel.alertMessage
+    observe { [weak self] in
+      self?.rows = viewModel.cells.value.map { "\($0.titleText) | \($0.descText) | \($0.dateText)" }
+      self?.renderCount += 1
+    }
+    .store(in: lifetime)
+  }
+}
+
+private actor CallCounter {
+  private(set) var count = 0
+  func increment() { count += 1 }
+}
+
+private struct ServiceError: Error, CustomStringConvertible {
+  var description: String { "No Network" }
+}
+
+private let day = Date(timeIntervalSince1970: 1_506_853_411)  // 2017-10-01T10:23:31Z
+
+private let samplePhotos = [
+  Photo(
+    id: 1, name: "Dawn", description: "  Morning light\n", createdAt: day,
+    imageURL: "https://img/1", forSale: true, camera: "Nikon D810"),
+  Photo(
+    id: 2, name: "东京", description: nil, createdAt: day, imageURL: "https://img/2",
+    forSale: false, camera: "Canon"),
+  Photo(
+    id: 3, name: "Untitled", description: "", createdAt: day, imageURL: "https://img/3",
+    forSale: false, camera: nil),
+]
+
+@MainActor
+@Suite struct PhotoListViewModelTests {
+  @Test func fetchIsCalledOnLoad() async {
+    let counter = CallCounter()
+    let viewModel = PhotoListViewModel(
+      client: PhotoClient {
+        await counter.increment()
+        return []
+      })
+    await viewModel.viewDidLoad()
+    #expect(await counter.count == 1)
+  }
+
+  @Test func loadingGoesTrueThenFalse() async {
+    let viewModel = PhotoListViewModel(client: PhotoClient { samplePhotos })
+    let loading = viewModel.isLoading.record()
+    await viewModel.viewDidLoad()
+    loading.assertValues([false, true, false])
+  }
+
+  @Test func loadIsExhaustivelyAsserted() async {
+    let viewModel = PhotoListViewModel(client: PhotoClient { samplePhotos })
+    let probe = ViewModelProbe(viewModel)
+    await viewModel.viewDidLoad()
+    probe.expect(\.isLoading, [true, false])
+    probe.expect(\.numberOfCells, [3])
+    probe.expect(\.cells) { $0.last?.map(\.titleText) == ["Dawn", "东京", "Untitled"] }
+    probe.finish()
+  }
+
+  @Test func cellTextSkipsMissingCameraOrDescription() async {
+    let viewModel = PhotoListViewModel(client: PhotoClient { samplePhotos })
+    await viewModel.viewDidLoad()
+    let cells = viewModel.cells.value
+    #expect(cells.map(\.descText) == ["Nikon D810 - Morning light", "Canon", ""])
+    #expect(cells.allSatisfy { $0.dateText == "2017-10-01" })
+  }
+
+  @Test func failureShowsTheErrorMessage() async {
+    let viewModel = PhotoListViewModel(client: PhotoClient { throw ServiceError() })
+    let probe = ViewModelProbe(viewModel)
+    await viewModel.viewDidLoad()
+    probe.expect(\.alertMessage, ["Failed to load photos: No Network"])
+    probe.expect(\.isLoading, [true, false])
+    probe.finish()
+  }
+
+  @Test func pressingAForSalePhotoRoutesToDetail() async {
+    let viewModel = PhotoListViewModel(client: PhotoClient { samplePhotos })
+    await viewModel.viewDidLoad()
+    let probe = ViewModelProbe(viewModel)
+    viewModel.userPressed(at: 0)
+    probe.expect(\.showDetail) { $0.map(\.id) == [1] }
+    probe.finish()
+  }
+
+  @Test func pressingANotForSalePhotoAlerts() async {
+    let viewModel = PhotoListViewModel(client: PhotoClient { samplePhotos })
+    await viewModel.viewDidLoad()
+    let probe = ViewModelProbe(viewModel)
+    viewModel.userPressed(at: 1)
+    viewModel.userPressed(at: 99)  // out of range: ignored, no crash
+    probe.expect(\.alertMessage, ["This item is not for sale"])
+    probe.finish()
+  }
+
+  @Test func boundViewFollowsTheViewModelAndNothingLeaks() async {
+    await withLeakTracking { leaks in
+      let viewModel = leaks.track(PhotoListViewModel(client: PhotoClient { samplePhotos }))
+      let view = leaks.track(PhotoListView(viewModel: viewModel))
+      #expect(view.rows.isEmpty)
+
+      await viewModel.viewDidLoad()
+      for _ in 0..<5 { await Task.yield() }
+      #expect(view.spinnerIsAnimating == false)
+      #expect(view.rows.first == "Dawn | Nikon D810 - Morning light | 2017-10-01")
+      #expect(view.rows.count == 3)
+
+      viewModel.userPressed(at: 2)
+      #expect(view.presentedAlert == "This item is not for sale")
+    }
+  }
+}
