@@ -39,6 +39,10 @@ public struct ListDiff<Element: Identifiable & Equatable> {
     }
   }
 
+  // The stored properties are `@usableFromInline` so that `init(from:to:)` can be
+  // `@inlinable`: the element type is the client's, and hashing and comparing it through
+  // unspecialized generic code made diffing several times slower than the standard library.
+
   /// Positions in the old list of elements that are gone, ascending.
   public let deletions: [Int]
   /// Positions in the new list of elements that are new, ascending.
@@ -54,15 +58,18 @@ public struct ListDiff<Element: Identifiable & Equatable> {
   public let newCount: Int
 
   /// The inserted elements, parallel to ``insertions``.
-  private let insertedElements: [Element]
+  @usableFromInline
+  internal let insertedElements: [Element]
   /// The new values of updated elements, parallel to ``updates``.
-  private let updatedElements: [Element]
+  @usableFromInline
+  internal let updatedElements: [Element]
 
   /// Computes the changes from `old` to `new`.
   ///
   /// - Parameters:
   ///   - old: The list the view shows now.
   ///   - new: The list it should show.
+  @inlinable
   public init(from old: [Element], to new: [Element]) {
     var oldIndexByID: [Element.ID: Int] = [:]
     oldIndexByID.reserveCapacity(old.count)
@@ -150,6 +157,7 @@ extension Array where Element: Identifiable & Equatable {
   /// - Returns: The new list, built in O(n).
   /// - Throws: ``ListDiffError/countMismatch(expected:actual:)`` if this list is not the length
   ///   the diff was computed from.
+  @inlinable
   public func applying(_ diff: ListDiff<Element>) throws -> [Element] {
     guard count == diff.oldCount else {
       throw ListDiffError.countMismatch(expected: diff.oldCount, actual: count)
@@ -176,7 +184,8 @@ extension Array where Element: Identifiable & Equatable {
 
 /// Marks the members of one longest strictly increasing subsequence of `values`
 /// (patience sorting, O(n log n)).
-private func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
+@usableFromInline
+internal func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
   var tailPositions: [Int] = []  // position in `values` of the smallest tail of each length
   var predecessor = [Int](repeating: -1, count: values.count)
   for (position, value) in values.enumerated() {

@@ -9,10 +9,9 @@ extension Property {
     _ forward: @escaping (Property<Derived>, Value) -> Void
   ) -> Property<Derived> {
     let derived = Property<Derived>(derivedFrom: self, initial: initial)
-    let token = observers.add { [weak derived] value in
-      if let derived { forward(derived, value) }
-    }
-    derived.retain(token)
+    // unowned(unsafe): see `Property.subscriptions` for why this cannot dangle.
+    derived.subscriptions.append(
+      observers.add { [unowned(unsafe) derived] value in forward(derived, value) })
     return derived
   }
 
@@ -24,14 +23,20 @@ extension Property {
   ///
   /// - Parameter transform: Applied to the current value now and to every change.
   /// - Returns: The derived, read-only property. It keeps this property alive.
+  @inlinable
   public final func map<Mapped>(_ transform: @escaping (Value) -> Mapped) -> Property<Mapped> {
-    derive(initial: transform(storage)) { derived, value in derived.update(transform(value)) }
+    let derived = Property<Mapped>(derivedFrom: self, initial: transform(storage))
+    // unowned(unsafe): see `Property.subscriptions` for why this cannot dangle.
+    derived.subscriptions.append(
+      observers.add { [unowned(unsafe) derived] in derived.update(transform($0)) })
+    return derived
   }
 
   /// A property holding the value at `keyPath` of this property's value.
   ///
   /// - Parameter keyPath: The part of the value to follow.
   /// - Returns: The derived, read-only property.
+  @inlinable
   public final func map<Mapped>(_ keyPath: KeyPath<Value, Mapped>) -> Property<Mapped> {
     map { $0[keyPath: keyPath] }
   }
@@ -41,6 +46,7 @@ extension Property {
   ///
   /// - Parameter isEquivalent: Returns `true` when two values should count as the same.
   /// - Returns: The derived, read-only property.
+  @inlinable
   public final func skipRepeats(
     _ isEquivalent: @escaping (Value, Value) -> Bool
   ) -> Property<Value> {
@@ -57,6 +63,7 @@ extension Property {
   ///
   /// - Parameter other: The second source.
   /// - Returns: A property of pairs `(self.value, other.value)`. It keeps both sources alive.
+  @inlinable
   public final func combineLatest<Other>(
     with other: Property<Other>
   ) -> Property<(Value, Other)> {
@@ -65,13 +72,14 @@ extension Property {
     derived.retain(other)
     // Each side reads the other's latest value from the derived storage rather than capturing
     // the other source, which would make the two sources retain each other.
-    derived.retain(
-      observers.add { [weak derived] value in
-        if let derived { derived.update((value, derived.storage.1)) }
+    // unowned(unsafe): see `Property.subscriptions` for why these cannot dangle.
+    derived.subscriptions.append(
+      observers.add { [unowned(unsafe) derived] value in
+        derived.update((value, derived.storage.1))
       })
-    derived.retain(
-      other.observers.add { [weak derived] value in
-        if let derived { derived.update((derived.storage.0, value)) }
+    derived.subscriptions.append(
+      other.observers.add { [unowned(unsafe) derived] value in
+        derived.update((derived.storage.0, value))
       })
     return derived
   }
@@ -83,6 +91,7 @@ extension Property {
   ///   - second: The second source.
   ///   - third: The third source.
   /// - Returns: A property of triples. It keeps the sources alive.
+  @inlinable
   public static func combineLatest<A, B, C>(
     _ first: Property<A>, _ second: Property<B>, _ third: Property<C>
   ) -> Property<(A, B, C)> where Value == (A, B, C) {
@@ -99,6 +108,7 @@ extension Property {
   ///
   /// - Parameter transform: Chooses the property to follow for a value of this property.
   /// - Returns: A property with the current value of the latest inner property.
+  @inlinable
   public final func flatMapLatest<Inner>(
     _ transform: @escaping (Value) -> Property<Inner>
   ) -> Property<Inner> {
@@ -121,6 +131,7 @@ extension Property {
   }
 
   /// The changes of this property from now on, as a ``Signal`` (no current value).
+  @inlinable
   public final var changes: Signal<Value> {
     let signal = Signal<Value>()
     signal.retain(self)
@@ -133,6 +144,7 @@ extension Property where Value: Equatable {
   /// A property that changes only when the new value differs from the current one.
   ///
   /// - Returns: The derived, read-only property.
+  @inlinable
   public final func skipRepeats() -> Property<Value> {
     skipRepeats(==)
   }
@@ -141,12 +153,13 @@ extension Property where Value: Equatable {
 /// The inner source a `flatMapLatest` follows now, and its subscription.
 @usableFromInline
 internal final class LatestInner<Source: AnyObject> {
-  private var source: Source?
-  private var token: ObservationToken?
+  @usableFromInline var source: Source?
+  @usableFromInline var token: ObservationToken?
 
   @usableFromInline
   init() {}
 
+  @usableFromInline
   func follow(_ source: Source, token: ObservationToken?) {
     self.token?.cancel()
     self.source = source

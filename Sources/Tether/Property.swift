@@ -26,17 +26,35 @@ import TetherTrackingSupport
 /// Every change is delivered, including a value equal to the previous one; use
 /// ``skipRepeats()`` when only distinct values matter.
 public class Property<Value> {
-  @usableFromInline
+  /// The current value. Unchecked by the runtime's exclusivity enforcement (a `set` paid two
+  /// `swift_beginAccess` calls for it): our own accesses never overlap, and the one place user
+  /// code runs inside an access, ``MutableProperty/modify(_:)``, guards writes with
+  /// `isModifying` instead.
+  @usableFromInline @exclusivity(unchecked)
   internal final var storage: Value
+  /// Set while `modify { }` holds `storage` in place, so a write from inside it traps with a
+  /// clear message rather than corrupting the value being modified.
+  @usableFromInline @exclusivity(unchecked)
+  internal final var isModifying = false
   @usableFromInline
   internal final let observers: ObserverList<Value>
-  /// What a derived property keeps alive: its sources and the tokens of its subscriptions.
+  /// What a derived property keeps alive besides its subscriptions: its sources, timers.
   @usableFromInline
   internal final var retained: [AnyObject] = []
+  /// A derived property's subscriptions to its sources, cancelled first thing in `deinit`.
+  ///
+  /// Their closures reference this property `unowned(unsafe)` (a weak reference cost a boxed
+  /// variable access and side-table reference counting on every delivery). That is safe
+  /// because cancelling marks an entry removed before anything is released, and `deinit`
+  /// cancels these before any other teardown can run code: once this property starts to
+  /// deinitialize, no source can reach the closures.
+  @usableFromInline
+  internal final var subscriptions: [ObservationToken] = []
 
   /// Creates a property whose value never changes.
   ///
   /// - Parameter value: The constant value, replayed to every observer.
+  @inlinable
   public init(value: Value) {
     storage = value
     observers = ObserverList(owner: nil)
@@ -51,11 +69,14 @@ public class Property<Value> {
   /// - Parameter property: The property to mirror. It is kept alive by the new property.
   public convenience init(_ property: Property<Value>) {
     self.init(derivedFrom: property, initial: property.storage)
-    let token = property.observers.add { [weak self] in self?.update($0) }
-    retained.append(token)
+    subscriptions.append(property.observers.add { [unowned(unsafe) self] in self.update($0) })
   }
 
-  @usableFromInline
+  deinit {
+    for token in subscriptions { token.cancel() }
+  }
+
+  @inlinable
   internal init(derivedFrom source: AnyObject?, initial: Value) {
     storage = initial
     observers = ObserverList(owner: nil)
@@ -79,6 +100,7 @@ public class Property<Value> {
   ///
   /// > Note: `action` is stored by the property until the token ends. Capture the view weakly
   /// > (`[weak self]`) if the view owns the token, or the view and the token keep each other.
+  @inlinable
   @discardableResult
   public final func observe(_ action: @escaping (Value) -> Void) -> ObservationToken {
     let token = observers.add(action)
@@ -87,13 +109,21 @@ public class Property<Value> {
   }
 
   /// The number of live observers, for diagnostics and tests.
+  @inlinable
   public final var observerCount: Int { observers.count }
 
   /// Sets the stored value and delivers it to the observers.
   @inlinable
   internal final func update(_ newValue: Value) {
+    if isModifying { modificationConflict() }
     storage = newValue
     observers.send(newValue)
+  }
+
+  @usableFromInline
+  internal final func modificationConflict() -> Never {
+    preconditionFailure(
+      "\(Self.self) was set from inside its own modify { }: mutate the inout value instead")
   }
 
   /// Registers this property with the `observe { }` run on this thread, if there is one.
@@ -134,6 +164,7 @@ public final class MutableProperty<Value>: Property<Value> {
   /// Creates a property holding `initial`.
   ///
   /// - Parameter initial: The first value, replayed to every observer until it changes.
+  @inlinable
   public init(_ initial: Value) {
     super.init(derivedFrom: nil, initial: initial)
   }
@@ -160,14 +191,18 @@ public final class MutableProperty<Value>: Property<Value> {
   /// cells.modify { $0[index].isSelected = true }
   /// ```
   ///
-  /// - Parameter body: Mutates the value. It must not read or write this property: the value
-  ///   is borrowed exclusively while `body` runs, and Swift's exclusivity checks stop the
-  ///   program if it is touched.
+  /// - Parameter body: Mutates the value in place. It must not set this property (that stops
+  ///   the program with a message naming the mistake); reading it sees the value as modified
+  ///   so far.
   /// - Returns: Whatever `body` returns.
   @inlinable
   @discardableResult
   public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    if isModifying { modificationConflict() }
+    isModifying = true
+    defer { isModifying = false }
     let result = try body(&storage)
+    isModifying = false
     observers.send(storage)
     return result
   }

@@ -1,6 +1,6 @@
 extension Signal {
   /// Creates a derived signal fed by this signal's events.
-  @usableFromInline
+  @inlinable
   internal func derive<Derived>(
     _ forward: @escaping (Signal<Derived>, Value) -> Void
   ) -> Signal<Derived> {
@@ -17,6 +17,7 @@ extension Signal {
   ///
   /// - Parameter transform: Applied to each event.
   /// - Returns: The derived signal. It keeps this signal alive.
+  @inlinable
   public func map<Mapped>(_ transform: @escaping (Value) -> Mapped) -> Signal<Mapped> {
     derive { $0.observers.send(transform($1)) }
   }
@@ -25,6 +26,7 @@ extension Signal {
   ///
   /// - Parameter isIncluded: Decides which events pass.
   /// - Returns: The derived signal.
+  @inlinable
   public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value> {
     derive { if isIncluded($1) { $0.observers.send($1) } }
   }
@@ -33,6 +35,7 @@ extension Signal {
   ///
   /// - Parameter transform: Applied to each event; `nil` drops it.
   /// - Returns: The derived signal.
+  @inlinable
   public func compactMap<Mapped>(_ transform: @escaping (Value) -> Mapped?) -> Signal<Mapped> {
     derive { if let mapped = transform($1) { $0.observers.send(mapped) } }
   }
@@ -41,6 +44,7 @@ extension Signal {
   ///
   /// - Parameter isEquivalent: Returns `true` when two events should count as the same.
   /// - Returns: The derived signal.
+  @inlinable
   public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Signal<Value> {
     var last: Value?
     return derive { derived, value in
@@ -54,6 +58,7 @@ extension Signal {
   ///
   /// - Parameter others: More signals of the same type.
   /// - Returns: The merged signal. It keeps every source alive.
+  @inlinable
   public func merge(with others: Signal<Value>...) -> Signal<Value> {
     let merged = derive { $0.observers.send($1) }
     for other in others {
@@ -68,6 +73,7 @@ extension Signal {
   ///
   /// - Parameter transform: Chooses the inner signal for an event of this signal.
   /// - Returns: The flattened signal.
+  @inlinable
   public func flatMapLatest<Inner>(
     _ transform: @escaping (Value) -> Signal<Inner>
   ) -> Signal<Inner> {
@@ -85,6 +91,7 @@ extension Signal {
   ///
   /// - Parameter initial: The value until the first event.
   /// - Returns: A property that keeps this signal alive.
+  @inlinable
   public func hold(initial: Value) -> Property<Value> {
     let property = Property<Value>(derivedFrom: self, initial: initial)
     property.retain(observers.add { [weak property] in property?.update($0) })
@@ -96,6 +103,7 @@ extension Signal where Value: Equatable {
   /// A signal that drops an event equal to the one before it.
   ///
   /// - Returns: The derived signal.
+  @inlinable
   public func skipRepeats() -> Signal<Value> {
     skipRepeats(==)
   }

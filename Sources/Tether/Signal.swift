@@ -27,7 +27,7 @@ public final class Signal<Value> {
   @usableFromInline
   internal var retained: [AnyObject] = []
 
-  @usableFromInline
+  @inlinable
   internal init() {
     observers = ObserverList(owner: nil)
     observers.owner = self
@@ -36,6 +36,7 @@ public final class Signal<Value> {
   /// Creates a signal and the emitter that sends on it.
   ///
   /// - Returns: `output`, the signal to expose, and `input`, the emitter to keep private.
+  @inlinable
   public static func pipe() -> (output: Signal<Value>, input: Emitter) {
     let signal = Signal()
     return (signal, Emitter(signal: signal))
@@ -45,12 +46,14 @@ public final class Signal<Value> {
   ///
   /// - Parameter action: Called with each event, in order, on the signal's isolation domain.
   /// - Returns: A token; the observation ends when it is cancelled or deallocated.
+  @inlinable
   @discardableResult
   public func observe(_ action: @escaping (Value) -> Void) -> ObservationToken {
     observers.add(action)
   }
 
   /// The number of live observers, for diagnostics and tests.
+  @inlinable
   public var observerCount: Int { observers.count }
 
   @usableFromInline

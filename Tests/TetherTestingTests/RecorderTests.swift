@@ -48,3 +48,20 @@ import TetherTesting
     }
   }
 }
+
+@MainActor
+@Suite struct ExpectEventuallyTests {
+  @Test func returnsOnceTheConditionHolds() async {
+    let property = MutableProperty(0)
+    Task { property.value = 1 }
+    await expectEventually { property.value == 1 }
+  }
+
+  @Test func failsWhenTheConditionNeverHolds() async {
+    await withKnownIssue {
+      await expectEventually(timeout: .milliseconds(20)) { false }
+    } matching: { issue in
+      String(describing: issue).contains("still false")
+    }
+  }
+}

@@ -108,6 +108,31 @@ import TetherTesting
     #expect(first.observerCount == 0)
   }
 
+  /// Derived properties are reached `unowned(unsafe)` from their sources' observer lists: dropping
+  /// the last reference from inside a delivery of the source must not leave a dangling entry,
+  /// whichever observer runs first (AddressSanitizer checks this in CI's sanitizer runs).
+  @Test func derivedPropertyDroppedDuringItsSourcesDeliveryIsNeverCalledAgain() {
+    for derivedFirst in [true, false] {
+      let source = MutableProperty(0)
+      var derived: Property<Int>?
+      var received: [Int] = []
+      var killer: ObservationToken?
+      if derivedFirst { derived = source.map { $0 * 2 } }
+      killer = source.observe { value in if value == 1 { derived = nil } }
+      if !derivedFirst { derived = source.map { $0 * 2 } }
+      weak let weakDerived = derived
+      let token = derived?.observe { received.append($0) }
+      token?.cancel()
+      source.value = 1
+      source.value = 2
+      #expect(derived == nil)
+      #expect(weakDerived == nil)
+      #expect(source.observerCount == 1)
+      #expect(received == [0])
+      _ = killer
+    }
+  }
+
   @Test func changesSkipsTheCurrentValue() {
     let property = MutableProperty(1)
     let recorder = property.changes.record()

@@ -29,7 +29,7 @@ internal final class Debouncer<Value, C: Clock> {
     let deadline = clock.now.advanced(by: interval)
     task = Task { [weak self] in
       _ = isolation
-      do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+      do { try await sleep(on: clock, until: deadline) } catch { return }
       guard let self, self.generation == expected else { return }
       self.emit(value)
     }
@@ -77,7 +77,7 @@ internal final class Throttler<Value, C: Clock> {
     let deadline = start.advanced(by: interval)
     task = Task { [weak self] in
       _ = isolation
-      do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+      do { try await sleep(on: clock, until: deadline) } catch { return }
       guard let self else { return }
       if let value = self.pending {
         self.pending = nil
@@ -87,5 +87,16 @@ internal final class Throttler<Value, C: Clock> {
         self.isWindowOpen = false
       }
     }
+  }
+}
+
+/// Sleeps until `deadline` unless it has already come. A timer task can first run after its
+/// deadline (the actor was busy, or a test clock was advanced past it); it must then fire at
+/// once rather than rely on how a clock treats a deadline equal to `now`.
+private func sleep<C: Clock>(on clock: C, until deadline: C.Instant) async throws {
+  if clock.now < deadline {
+    try await clock.sleep(until: deadline, tolerance: nil)
+  } else {
+    try Task.checkCancellation()
   }
 }

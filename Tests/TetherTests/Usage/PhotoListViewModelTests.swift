@@ -204,7 +204,7 @@ private let samplePhotos = [
       #expect(view.rows.isEmpty)
 
       await viewModel.viewDidLoad()
-      for _ in 0..<5 { await Task.yield() }
+      await expectEventually { view.rows.count == 3 }
       #expect(view.spinnerIsAnimating == false)
       #expect(view.rows.first == "Dawn | Nikon D810 - Morning light | 2017-10-01")
       #expect(view.rows.count == 3)
