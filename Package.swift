@@ -21,7 +21,8 @@ let package = Package(
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1")
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
   ],
   targets: [
     // MARK: - Library
@@ -41,6 +42,23 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       swiftSettings: swiftSettings
+    ),
+
+    // MARK: - Benchmarks
+
+    .executableTarget(
+      name: "tether-bench",
+      dependencies: [
+        "Tether",
+        "BenchmarkAllocator",
+        .product(name: "OpenCombine", package: "OpenCombine"),
+      ],
+      path: "Benchmarks/TetherBench",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "BenchmarkAllocator",
+      path: "Benchmarks/BenchmarkAllocator"
     ),
 
     // MARK: - Tests

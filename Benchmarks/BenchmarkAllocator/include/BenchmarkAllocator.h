@@ -1,0 +1,11 @@
+#ifndef BENCHMARK_ALLOCATOR_H
+#define BENCHMARK_ALLOCATOR_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+/// Bytes currently allocated through malloc (glibc's mallinfo2 `uordblks`), or -1 where the C
+/// library does not report it.
+long long benchmark_allocated_bytes(void);
+
+#endif

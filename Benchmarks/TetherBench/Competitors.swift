@@ -1,0 +1,88 @@
+import Observation
+import OpenCombine
+
+/// Where every competitor's observer puts what it sees, so no work can be optimized away.
+final class Sink {
+  var total = 0
+}
+
+// MARK: - Hand-written (seed 000's binding: `didSet` + closure)
+
+final class HandwrittenValue {
+  var onChange: ((Int) -> Void)?
+  var value = 0 {
+    didSet { onChange?(value) }
+  }
+}
+
+final class HandwrittenMulticast {
+  var observers: [(Int) -> Void] = []
+  var value = 0 {
+    didSet {
+      for observer in observers { observer(value) }
+    }
+  }
+}
+
+/// `value` → `doubled` → `plusOne` → closure, each stage stored, like two derived properties.
+final class HandwrittenMapChain {
+  var onChange: ((Int) -> Void)?
+  private(set) var plusOne = 1 {
+    didSet { onChange?(plusOne) }
+  }
+  private(set) var doubled = 0 {
+    didSet { plusOne = doubled + 1 }
+  }
+  var value = 0 {
+    didSet { doubled = value * 2 }
+  }
+}
+
+/// Two stored sources and their stored combination, notified on either change.
+final class HandwrittenCombine {
+  var onChange: (((Int, Int)) -> Void)?
+  private(set) var pair = (0, 0) {
+    didSet { onChange?(pair) }
+  }
+  var first = 0 {
+    didSet { pair = (first, second) }
+  }
+  var second = 0 {
+    didSet { pair = (first, second) }
+  }
+}
+
+// MARK: - OpenCombine
+
+final class PublishedModel {
+  @OpenCombine.Published var value = 0
+}
+
+// MARK: - Observation
+
+@Observable
+final class ObservableModel {
+  var value = 0
+}
+
+/// The Observation way to observe continuously: re-register after every change, on the next
+/// turn of the main actor (onChange fires in `willSet`, before the new value is readable).
+@MainActor
+final class ObservationReRegistration {
+  let model: ObservableModel
+  let sink: Sink
+
+  init(model: ObservableModel, sink: Sink) {
+    self.model = model
+    self.sink = sink
+    register()
+  }
+
+  func register() {
+    withObservationTracking {
+      sink.total &+= model.value
+    } onChange: { [weak self] in
+      Task { @MainActor in self?.register() }
+    }
+  }
+}

@@ -1,0 +1,318 @@
+import Observation
+import OpenCombine
+import Tether
+
+@MainActor
+func runS1(_ bench: Bench) {
+  let scenario = "S1 set, 1 observer"
+  do {
+    let sink = Sink()
+    let value = HandwrittenValue()
+    value.onChange = { sink.total &+= $0 }
+    bench.measure(scenario, "hand-written didSet + closure", baseline: true) { n in
+      for i in 0..<n { value.value = i }
+    }
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let property = MutableProperty(0)
+    let token = property.observe { sink.total &+= $0 }
+    bench.measure(scenario, "Tether MutableProperty") { n in
+      for i in 0..<n { property.value = i }
+    }
+    token.cancel()
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let cancellable = subject.sink { sink.total &+= $0 }
+    bench.measure(scenario, "OpenCombine CurrentValueSubject") { n in
+      for i in 0..<n { subject.send(i) }
+    }
+    cancellable.cancel()
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let model = PublishedModel()
+    let cancellable = model.$value.sink { sink.total &+= $0 }
+    bench.measure(scenario, "OpenCombine @Published") { n in
+      for i in 0..<n { model.value = i }
+    }
+    cancellable.cancel()
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let model = ObservableModel()
+    bench.measure(
+      scenario, "Observation (set + re-register)", note: "onChange is one-shot"
+    ) { n in
+      for i in 0..<n {
+        withObservationTracking {
+          sink.total &+= model.value
+        } onChange: {
+        }
+        model.value = i
+      }
+    }
+    bench.checksum &+= sink.total
+  }
+}
+
+@MainActor
+func runS2(_ bench: Bench, observers count: Int) {
+  let scenario = "S2 set, \(count) observers"
+  do {
+    let sink = Sink()
+    let value = HandwrittenMulticast()
+    for _ in 0..<count { value.observers.append { sink.total &+= $0 } }
+    bench.measure(scenario, "hand-written closure array", baseline: true) { n in
+      for i in 0..<n { value.value = i }
+    }
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let property = MutableProperty(0)
+    let tokens = (0..<count).map { _ in property.observe { sink.total &+= $0 } }
+    bench.measure(scenario, "Tether MutableProperty") { n in
+      for i in 0..<n { property.value = i }
+    }
+    tokens.forEach { $0.cancel() }
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let cancellables = (0..<count).map { _ in subject.sink { sink.total &+= $0 } }
+    bench.measure(scenario, "OpenCombine CurrentValueSubject") { n in
+      for i in 0..<n { subject.send(i) }
+    }
+    cancellables.forEach { $0.cancel() }
+    bench.checksum &+= sink.total
+  }
+}
+
+/// Subscribe then cancel one observer, with `existing` observers already attached. Every
+/// competitor delivers the current value to the new observer once (Tether and
+/// `CurrentValueSubject` replay it), so the baseline calls the closure once too.
+@MainActor
+func runS3(_ bench: Bench, existing: Int) {
+  let scenario = "S3 subscribe+cancel, \(existing) live"
+  do {
+    let sink = Sink()
+    let value = HandwrittenMulticast()
+    for _ in 0..<existing { value.observers.append { sink.total &+= $0 } }
+    bench.measure(scenario, "hand-written array append+remove", baseline: true) { n in
+      for _ in 0..<n {
+        let observer: (Int) -> Void = { sink.total &+= $0 }
+        value.observers.append(observer)
+        observer(value.value)
+        value.observers.removeLast()
+      }
+    }
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let property = MutableProperty(1)
+    let tokens = (0..<existing).map { _ in property.observe { sink.total &+= $0 } }
+    bench.measure(scenario, "Tether observe + cancel") { n in
+      for _ in 0..<n {
+        let token = property.observe { sink.total &+= $0 }
+        token.cancel()
+      }
+    }
+    tokens.forEach { $0.cancel() }
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let subject = CurrentValueSubject<Int, Never>(1)
+    let cancellables = (0..<existing).map { _ in subject.sink { sink.total &+= $0 } }
+    bench.measure(scenario, "OpenCombine sink + cancel") { n in
+      for _ in 0..<n {
+        let cancellable = subject.sink { sink.total &+= $0 }
+        cancellable.cancel()
+      }
+    }
+    cancellables.forEach { $0.cancel() }
+    bench.checksum &+= sink.total
+  }
+}
+
+@MainActor
+func runS4(_ bench: Bench) {
+  let scenario = "S4 map -> map -> observer"
+  do {
+    let sink = Sink()
+    let chain = HandwrittenMapChain()
+    chain.onChange = { sink.total &+= $0 }
+    bench.measure(scenario, "hand-written didSet chain", baseline: true) { n in
+      for i in 0..<n { chain.value = i }
+    }
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let property = MutableProperty(0)
+    let token = property.map { $0 * 2 }.map { $0 + 1 }.observe { sink.total &+= $0 }
+    bench.measure(scenario, "Tether map.map.observe") { n in
+      for i in 0..<n { property.value = i }
+    }
+    token.cancel()
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let cancellable = subject.map { $0 * 2 }.map { $0 + 1 }.sink { sink.total &+= $0 }
+    bench.measure(scenario, "OpenCombine map.map.sink") { n in
+      for i in 0..<n { subject.send(i) }
+    }
+    cancellable.cancel()
+    bench.checksum &+= sink.total
+  }
+}
+
+@MainActor
+func runS5(_ bench: Bench) {
+  let scenario = "S5 combineLatest, set one side"
+  do {
+    let sink = Sink()
+    let combined = HandwrittenCombine()
+    combined.onChange = { sink.total &+= $0.0 &+ $0.1 }
+    bench.measure(scenario, "hand-written didSet pair", baseline: true) { n in
+      for i in 0..<n {
+        if i & 1 == 0 { combined.first = i } else { combined.second = i }
+      }
+    }
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let first = MutableProperty(0)
+    let second = MutableProperty(0)
+    let token = first.combineLatest(with: second).observe { sink.total &+= $0.0 &+ $0.1 }
+    bench.measure(scenario, "Tether combineLatest(with:)") { n in
+      for i in 0..<n {
+        if i & 1 == 0 { first.value = i } else { second.value = i }
+      }
+    }
+    token.cancel()
+    bench.checksum &+= sink.total
+  }
+  print("  (OpenCombine 0.14 has no combineLatest operator: no OpenCombine figure for S5)")
+}
+
+@MainActor
+func runS6(_ bench: Bench, count: Int = 100_000) {
+  let scenario = "S6 bytes per subscription"
+  guard allocatedBytes() != nil else {
+    print("\(scenario): skipped (needs glibc mallinfo2)")
+    return
+  }
+  func bytes(_ subscribe: () -> Any) -> [Double] {
+    (0..<bench.repetitions).map { _ in
+      let before = allocatedBytes() ?? 0
+      let kept = subscribe()
+      let after = allocatedBytes() ?? 0
+      withExtendedLifetime(kept) {}
+      return Double(after - before) / Double(count)
+    }
+  }
+  let sink = Sink()
+  let value = HandwrittenMulticast()
+  bench.record(
+    scenario, "hand-written closure array", baseline: true,
+    samples: bytes {
+      var observers: [(Int) -> Void] = []
+      observers.reserveCapacity(count)
+      for _ in 0..<count { observers.append { sink.total &+= $0 } }
+      return observers
+    }, unit: "bytes")
+  withExtendedLifetime(value) {}
+  let property = MutableProperty(0)
+  bench.record(
+    scenario, "Tether observe (token kept)",
+    samples: bytes {
+      var tokens: [ObservationToken] = []
+      tokens.reserveCapacity(count)
+      for _ in 0..<count { tokens.append(property.observe { sink.total &+= $0 }) }
+      return tokens
+    }, unit: "bytes")
+  let subject = CurrentValueSubject<Int, Never>(0)
+  bench.record(
+    scenario, "OpenCombine sink (AnyCancellable kept)",
+    samples: bytes {
+      var cancellables: [AnyCancellable] = []
+      cancellables.reserveCapacity(count)
+      for _ in 0..<count { cancellables.append(subject.sink { sink.total &+= $0 }) }
+      return cancellables
+    }, unit: "bytes")
+  bench.checksum &+= sink.total
+}
+
+/// One change, then one re-run of the observing closure on the next turn of the main actor.
+///
+/// Coalescing a synchronous burst means re-running after it, on a later turn of the actor, so
+/// every competitor pays an actor hop per change here. The first row measures that hop alone
+/// (a task per change doing no tracking) to show the floor under the others.
+@MainActor
+func runS7(_ bench: Bench) async {
+  let scenario = "S7 re-run after a change"
+  do {
+    let sink = Sink()
+    await bench.measureAsync(scenario, "floor: Task hop per change, no tracking") { n in
+      for i in 0..<n {
+        Task { @MainActor in sink.total &+= i }
+        await Task.yield()
+      }
+    }
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let model = ObservableModel()
+    let observer = ObservationReRegistration(model: model, sink: sink)
+    await bench.measureAsync(
+      scenario, "withObservationTracking re-register", baseline: true
+    ) { n in
+      for i in 0..<n {
+        model.value = i
+        await Task.yield()
+      }
+    }
+    withExtendedLifetime(observer) {}
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let property = MutableProperty(0)
+    let token = observe { sink.total &+= property.value }
+    await bench.measureAsync(scenario, "Tether observe { } (Tether property)") { n in
+      for i in 0..<n {
+        property.value = i
+        await Task.yield()
+      }
+    }
+    token.cancel()
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let model = ObservableModel()
+    let token = observe { sink.total &+= model.value }
+    await bench.measureAsync(scenario, "Tether observe { } (@Observable)") { n in
+      for i in 0..<n {
+        model.value = i
+        await Task.yield()
+      }
+    }
+    token.cancel()
+    bench.checksum &+= sink.total
+  }
+}
