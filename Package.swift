@@ -19,6 +19,7 @@ let package = Package(
   products: [
     .library(name: "Tether", targets: ["Tether"]),
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
+    .library(name: "Gallery", targets: ["Gallery"]),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
@@ -41,6 +42,20 @@ let package = Package(
         "Tether",
         .product(name: "Clocks", package: "swift-clocks"),
       ],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: - Examples
+
+    .target(
+      name: "ExampleSupport",
+      path: "Examples/ExampleSupport",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "Gallery",
+      dependencies: ["Tether", "ExampleSupport"],
+      path: "Examples/Gallery",
       swiftSettings: swiftSettings
     ),
 
@@ -70,6 +85,11 @@ let package = Package(
         "TetherTesting",
         .product(name: "Clocks", package: "swift-clocks"),
       ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "GalleryTests",
+      dependencies: ["Gallery", "ExampleSupport", "TetherTesting"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

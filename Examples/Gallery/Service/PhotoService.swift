@@ -1,0 +1,14 @@
+import ExampleSupport
+
+/// Where the gallery's photos come from.
+///
+/// Two real implementations: ``BundledPhotoService`` (the embedded default) and
+/// ``HTTPPhotoService`` (any server speaking the 500px v1 format, such as `showcase-api`).
+public protocol PhotoService: Sendable {
+  /// One page of the `popular` feature.
+  ///
+  /// - Parameter page: The page number, starting at 1.
+  /// - Returns: The page.
+  /// - Throws: A ``ServiceError`` saying why the page could not be had.
+  func popularPhotos(page: Int) async throws(ServiceError) -> PhotoPage
+}

@@ -1,0 +1,50 @@
+import ExampleSupport
+import Foundation
+
+/// What the detail screen of a for-sale photo shows.
+@MainActor
+public final class PhotoDetailViewModel {
+  /// The photo shown.
+  public let photo: Photo
+  /// The title.
+  public let titleText: String
+  /// "by <photographer>", or "Photographer unknown".
+  public let photographerText: String
+  /// The description with HTML removed, line breaks kept; "No description" when empty.
+  public let descriptionText: String
+  /// "Camera: <model>", or "Camera unknown".
+  public let cameraText: String
+  /// "Uploaded <yyyy-MM-dd>".
+  public let dateText: String
+  /// "<width> × <height> px", or `nil` when the size is unknown.
+  public let sizeText: String?
+  /// "Rating <n>", or `nil` when unknown.
+  public let ratingText: String?
+  /// "For sale".
+  public let availabilityText = "For sale"
+  /// The image's address.
+  public let imageURL: String
+
+  /// Formats `photo` for the detail screen.
+  ///
+  /// - Parameters:
+  ///   - photo: The photo to show.
+  ///   - dates: The date format shared with the list.
+  public init(photo: Photo, dates: PhotoDateFormat) {
+    self.photo = photo
+    titleText = photo.name
+    photographerText = photo.photographer.map { "by \($0)" } ?? "Photographer unknown"
+    let description = photo.description?.plainText(singleLine: false) ?? ""
+    descriptionText = description.isEmpty ? "No description" : description
+    let camera = photo.camera?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    cameraText = camera.isEmpty ? "Camera unknown" : "Camera: \(camera)"
+    dateText = "Uploaded \(dates.string(from: photo.createdAt))"
+    if let width = photo.width, let height = photo.height {
+      sizeText = "\(width) × \(height) px"
+    } else {
+      sizeText = nil
+    }
+    ratingText = photo.rating.map { String(format: "Rating %.1f", $0) }
+    imageURL = photo.imageURL
+  }
+}
