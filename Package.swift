@@ -65,6 +65,8 @@ let package = Package(
       name: "tether-bench",
       dependencies: [
         "Tether",
+        "Gallery",
+        "ExampleSupport",
         "BenchmarkAllocator",
         .product(name: "OpenCombine", package: "OpenCombine"),
       ],

@@ -85,6 +85,9 @@ final class Bench {
     record(scenario, competitor, baseline: baseline, samples: samples, unit: "ns/op", note: note)
   }
 
+  /// The median of the most recent result, in its unit.
+  var lastMedian: Double { results.last?.median ?? 0 }
+
   /// Records a figure measured some other way (bytes per subscription).
   func record(
     _ scenario: String, _ competitor: String, baseline: Bool = false, samples: [Double],

@@ -82,9 +82,7 @@ if wants("S8") {
     for percent in [1, 10] { runS8(bench, count: count, percent: percent) }
   }
 }
-if wants("S9") {
-  print("S9 Gallery pipeline: skipped until the Gallery example lands (issue 3).")
-}
+if wants("S9") { runS9(bench) }
 print("\nchecksum \(bench.checksum)")
 if let jsonPath {
   do {
