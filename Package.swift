@@ -20,10 +20,16 @@ let package = Package(
     .library(name: "Tether", targets: ["Tether"]),
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
     .library(name: "Gallery", targets: ["Gallery"]),
+    .executable(name: "showcase-api", targets: ["showcase-api"]),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     // MARK: - Library
@@ -56,6 +62,28 @@ let package = Package(
       name: "Gallery",
       dependencies: ["Tether", "ExampleSupport"],
       path: "Examples/Gallery",
+      swiftSettings: swiftSettings
+    ),
+
+    .target(
+      name: "ShowcaseServer",
+      dependencies: [
+        "Gallery",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      path: "Examples/ShowcaseServer",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "showcase-api",
+      dependencies: [
+        "ShowcaseServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Examples/ShowcaseAPI",
       swiftSettings: swiftSettings
     ),
 
@@ -92,6 +120,18 @@ let package = Package(
     .testTarget(
       name: "GalleryTests",
       dependencies: ["Gallery", "ExampleSupport", "TetherTesting"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ShowcaseServerTests",
+      dependencies: [
+        "ShowcaseServer",
+        "Gallery",
+        "ExampleSupport",
+        "TetherTesting",
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
