@@ -20,6 +20,10 @@ let package = Package(
     .library(name: "Tether", targets: ["Tether"]),
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
     .library(name: "Gallery", targets: ["Gallery"]),
+    .library(name: "Courses", targets: ["Courses"]),
+    .library(name: "Profile", targets: ["Profile"]),
+    .library(name: "Articles", targets: ["Articles"]),
+    .library(name: "Entry", targets: ["Entry"]),
     .executable(name: "showcase-api", targets: ["showcase-api"]),
   ],
   dependencies: [
@@ -65,6 +69,30 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    .target(
+      name: "Courses",
+      dependencies: ["Tether", "ExampleSupport"],
+      path: "Examples/Courses",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "Profile",
+      dependencies: ["Tether", "ExampleSupport"],
+      path: "Examples/Profile",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "Articles",
+      dependencies: ["Tether", "ExampleSupport"],
+      path: "Examples/Articles",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "Entry",
+      dependencies: ["Tether", "ExampleSupport"],
+      path: "Examples/Entry",
+      swiftSettings: swiftSettings
+    ),
     .target(
       name: "ShowcaseServer",
       dependencies: [
@@ -120,6 +148,11 @@ let package = Package(
     .testTarget(
       name: "GalleryTests",
       dependencies: ["Gallery", "ExampleSupport", "TetherTesting"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: ["Courses", "Profile", "Articles", "Entry", "ExampleSupport", "TetherTesting"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

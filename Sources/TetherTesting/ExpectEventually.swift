@@ -22,25 +22,26 @@ import Testing
 ///     soon as the condition holds.
 ///   - comment: Shown with the failure.
 ///   - sourceLocation: Where the failure is reported.
-///   - condition: Checked after each turn of the actor and each short sleep.
+///   - condition: Checked after each turn of the actor and each short sleep; it may `await`
+///     (to ask an actor, say).
 public func expectEventually(
   isolation: isolated (any Actor)? = #isolation,
   timeout: Duration = .seconds(5),
   _ comment: Comment? = nil,
   sourceLocation: SourceLocation = #_sourceLocation,
-  _ condition: () -> Bool
+  _ condition: () async -> Bool
 ) async {
   for _ in 0..<10 {
-    if condition() { return }
+    if await condition() { return }
     await Task.yield()
   }
   let clock = ContinuousClock()
   let deadline = clock.now.advanced(by: timeout)
   while clock.now < deadline {
-    if condition() { return }
+    if await condition() { return }
     try? await clock.sleep(for: .milliseconds(1))
   }
-  if condition() { return }
+  if await condition() { return }
   Issue.record(
     comment ?? "Condition was still false after \(timeout)", sourceLocation: sourceLocation)
 }

@@ -23,6 +23,11 @@ import Testing
 /// ```
 ///
 /// The value an output has when the probe starts is its baseline, not a change.
+///
+/// When a view model stores both `_name` and `name` (a mutable property and the read-only
+/// `Property(_:)` that exposes it), `name` is the output and `_name` is left out. Stored
+/// properties and signals that are internal plumbing rather than outputs can be left out by
+/// name with `ignoring:`.
 public final class ViewModelProbe<ViewModel: AnyObject> {
   private let viewModel: ViewModel
   private let typeName: String
@@ -36,12 +41,25 @@ public final class ViewModelProbe<ViewModel: AnyObject> {
   ///
   /// - Parameters:
   ///   - viewModel: The view model under test. The probe keeps it alive.
+  ///   - ignoring: Names of stored properties or signals that are not outputs (private pipes
+  ///     feeding a binding, say), as the probe names them (without a leading underscore).
   ///   - sourceLocation: Where failures found at deallocation are reported.
-  public init(_ viewModel: ViewModel, sourceLocation: SourceLocation = #_sourceLocation) {
+  public init(
+    _ viewModel: ViewModel, ignoring: Set<String> = [],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     self.viewModel = viewModel
     self.typeName = String(describing: ViewModel.self)
     self.creation = sourceLocation
-    discoverOutputs(in: Mirror(reflecting: viewModel))
+    var found: [(label: String, value: Any)] = []
+    collectChildren(of: Mirror(reflecting: viewModel), into: &found)
+    let plainNames = Set(found.map(\.label).filter { !$0.hasPrefix("_") })
+    for child in found {
+      let name = Self.outputName(child.label)
+      // `_name` beside `name`: the storage of an output exposed through `Property(_:)`.
+      if child.label.hasPrefix("_"), plainNames.contains(name) { continue }
+      register(child.value, name: name, ignoring: ignoring)
+    }
   }
 
   deinit {
@@ -189,15 +207,16 @@ public final class ViewModelProbe<ViewModel: AnyObject> {
     return nil
   }
 
-  private func discoverOutputs(in mirror: Mirror) {
-    if let superclass = mirror.superclassMirror { discoverOutputs(in: superclass) }
+  private func collectChildren(of mirror: Mirror, into found: inout [(label: String, value: Any)]) {
+    if let superclass = mirror.superclassMirror { collectChildren(of: superclass, into: &found) }
     for child in mirror.children {
       guard let label = child.label else { continue }
-      register(child.value, name: Self.outputName(label))
+      found.append((label, child.value))
     }
   }
 
-  private func register(_ value: Any, name: String) {
+  private func register(_ value: Any, name: String, ignoring: Set<String>) {
+    if ignoring.contains(name) { return }
     if let output = value as? any RecordableOutput {
       let id = ObjectIdentifier(output)
       guard outputs[id] == nil else { return }
@@ -209,11 +228,13 @@ public final class ViewModelProbe<ViewModel: AnyObject> {
     let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {
     case .optional:
-      if let wrapped = mirror.children.first { register(wrapped.value, name: name) }
+      if let wrapped = mirror.children.first {
+        register(wrapped.value, name: name, ignoring: ignoring)
+      }
     case .tuple:
       for element in mirror.children {
         let elementName = element.label.map { "\(name).\($0)" } ?? name
-        register(element.value, name: elementName)
+        register(element.value, name: elementName, ignoring: ignoring)
       }
     default:
       break
