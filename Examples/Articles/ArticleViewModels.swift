@@ -82,10 +82,15 @@ final class ThumbnailSlot {
 /// An article screen fed by a typed ``Article`` (the seed's `ArticleViewViewModelFromArticle`).
 @MainActor
 public final class ArticleViewViewModelFromArticle: ArticleViewViewModel {
+  /// The headline.
   public let title: String
+  /// The text.
   public let body: String
+  /// The date in the short style.
   public let date: String
+  /// The thumbnail, `nil` until it has loaded.
   public var thumbnail: Property<Thumbnail?> { slot.image }
+  /// What the thumbnail slot says while there is no image.
   public var thumbnailStatus: Property<String?> { slot.status }
   private let slot: ThumbnailSlot
 
@@ -102,6 +107,7 @@ public final class ArticleViewViewModelFromArticle: ArticleViewViewModel {
     slot = ThumbnailSlot(url: article.thumbnail, loader: loader)
   }
 
+  /// The screen appeared: start loading the thumbnail (once).
   public func viewDidAppear() async {
     await slot.load()
   }
@@ -116,10 +122,15 @@ public final class ArticleViewViewModelFromDictionary: ArticleViewViewModel {
   /// Shown for a missing or unparseable date.
   public static let unknownDate = "Date unknown"
 
+  /// The headline.
   public let title: String
+  /// The text.
   public let body: String
+  /// The date in the short style.
   public let date: String
+  /// The thumbnail, `nil` until it has loaded.
   public var thumbnail: Property<Thumbnail?> { slot.image }
+  /// What the thumbnail slot says while there is no image.
   public var thumbnailStatus: Property<String?> { slot.status }
   private let slot: ThumbnailSlot
 
@@ -147,6 +158,7 @@ public final class ArticleViewViewModelFromDictionary: ArticleViewViewModel {
       url: thumbnailText.isEmpty ? nil : URL(string: thumbnailText), loader: loader)
   }
 
+  /// The screen appeared: start loading the thumbnail (once).
   public func viewDidAppear() async {
     await slot.load()
   }

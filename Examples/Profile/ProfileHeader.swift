@@ -126,8 +126,11 @@ public struct RenderedProfileHeader: RenderContext, Sendable {
   /// Creates an empty header.
   public init() {}
 
+  /// Keeps the texts: the nickname, then the biography.
   public mutating func renderText(_ texts: String...) { self.texts = texts }
+  /// Keeps the counter titles: followers, repositories, following.
   public mutating func renderAttributedText(_ titles: AttributedTitle...) { self.titles = titles }
+  /// Keeps the images: the avatar.
   public mutating func renderImage(_ urls: URL...) { images = urls }
 
   /// What was rendered, or `nil` if any part is missing.
