@@ -97,6 +97,11 @@ let package = Package(
       name: "ShowcaseServer",
       dependencies: [
         "Gallery",
+        "Courses",
+        "Profile",
+        "Articles",
+        "Entry",
+        "ExampleSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -160,6 +165,10 @@ let package = Package(
       dependencies: [
         "ShowcaseServer",
         "Gallery",
+        "Courses",
+        "Profile",
+        "Articles",
+        "Entry",
         "ExampleSupport",
         "TetherTesting",
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,14 +1,24 @@
+import Articles
+import Courses
+import Entry
+import ExampleSupport
 import Foundation
 import Gallery
 import Hummingbird
 import Logging
 import NIOCore
+import Profile
 import ServiceLifecycle
 
 /// The HTTP server behind `showcase-api`: the examples' bundled data in their wire formats.
 ///
 /// Routes:
 /// - `GET /v1/photos?feature=popular&page=N` — the Gallery, in the 500px v1 format.
+/// - `GET /courses` — the Courses, `[{"name", "number_of_lessons", …}]`.
+/// - `GET /users/{login}` — a Profile, in the GitHub users format (404 for unknown logins).
+/// - `GET /articles` — the Articles, as seed 003's dictionaries.
+/// - `GET /user` — the Entry's next user, `{"name": …}`.
+/// - `GET /thumbnails/{name}.pgm` — an article thumbnail, binary PGM.
 /// - `GET /health` — `ok`, for scripts waiting for the server.
 public enum ShowcaseServer {
   /// Builds the router serving every example's data, with `faults` applied to data routes.
@@ -29,6 +39,43 @@ public enum ShowcaseServer {
         return errorResponse(.badRequest, "page must be a whole number from 1, not '\(pageText)'")
       }
       return try jsonResponse(BundledPhotoService.page(page))
+    }
+    router.get("courses") { _, _ -> Response in
+      if let failure = await injectFaults(faults) { return failure }
+      return try jsonResponse(BundledCourseService.catalog)
+    }
+    router.get("users/:login") { _, context -> Response in
+      if let failure = await injectFaults(faults) { return failure }
+      let login = context.parameters.get("login") ?? ""
+      guard let profile = BundledProfileService.profiles[login] else {
+        return errorResponse(.notFound, "no user '\(login)'")
+      }
+      return try jsonResponse(profile)
+    }
+    router.get("articles") { _, _ -> Response in
+      if let failure = await injectFaults(faults) { return failure }
+      let dictionaries = BundledArticleService.records.map { record -> [String: JSONValue] in
+        switch record {
+        case .model(let article): article.dictionary
+        case .dictionary(let dictionary): dictionary
+        }
+      }
+      return try jsonResponse(dictionaries)
+    }
+    let users = BundledUserFetcher()
+    router.get("user") { _, _ -> Response in
+      if let failure = await injectFaults(faults) { return failure }
+      return try jsonResponse(try await users.fetchUser())
+    }
+    router.get("thumbnails/:name") { _, context -> Response in
+      if let failure = await injectFaults(faults) { return failure }
+      let name = context.parameters.get("name") ?? ""
+      guard name.hasSuffix(".pgm"), name.count > 4 else {
+        return errorResponse(.notFound, "thumbnails are named <name>.pgm")
+      }
+      return Response(
+        status: .ok, headers: [.contentType: "image/x-portable-graymap"],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: Thumbnail.generated(for: name).pgmData)))
     }
     return router
   }

@@ -34,6 +34,21 @@ struct FailingLoader: ThumbnailLoader {
 
 @MainActor
 @Suite struct ArticleViewModelTests {
+  @Test func articleScreensAreReleasedAfterTheirThumbnailLoads() async {
+    await withLeakTracking { leaks in
+      let loader = BundledThumbnailLoader(delay: .zero)
+      let fromModel = leaks.track(
+        ArticleViewViewModelFromArticle(BundledArticleService.models[0], loader: loader))
+      let fromDictionary = leaks.track(
+        ArticleViewViewModelFromDictionary(
+          BundledArticleService.models[1].dictionary, loader: loader))
+      await fromModel.viewDidAppear()
+      await fromDictionary.viewDidAppear()
+      #expect(fromModel.thumbnail.value != nil)
+      #expect(fromDictionary.thumbnail.value != nil)
+    }
+  }
+
   @Test func modelSourceFormatsTitleBodyAndShortDate() {
     let article = BundledArticleService.models[0]
     let viewModel = ArticleViewViewModelFromArticle(article, loader: GatedLoader(), dates: usDates)

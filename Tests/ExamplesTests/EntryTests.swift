@@ -9,6 +9,16 @@ struct FailingFetcher: UserFetcher {
 
 @MainActor
 @Suite struct EntryViewModelTests {
+  @Test func viewModelIsReleasedWithItsFetcherCallbacks() async {
+    await withLeakTracking { leaks in
+      let viewModel = leaks.track(EntryViewModel(fetcher: BundledUserFetcher()))
+      let selected = viewModel.onUserNameSelected.record()
+      await viewModel.fetchUser()
+      viewModel.selectUser()
+      selected.stop()
+    }
+  }
+
   @Test func fetchedNameArrivesThroughTheReadOnlyProperty() async {
     let viewModel = EntryViewModel(fetcher: BundledUserFetcher())
     // `fetchedUsers` is the private pipe feeding `userName` through `<~`, not an output.

@@ -59,6 +59,19 @@ import TetherTesting
 
 @MainActor
 @Suite struct ProfileScreenViewModelTests {
+  @Test func screenAndStreamViewModelsAreReleased() async throws {
+    let profile = try #require(BundledProfileService.profiles["octocat"])
+    await withLeakTracking { leaks in
+      let screen = leaks.track(ProfileScreenViewModel(service: BundledProfileService()))
+      await screen.load(login: "octocat")
+      for style in ProfileScreenViewModel.Style.allCases { screen.userSelected(style: style) }
+      let stream = leaks.track(ProfileHeaderStreamViewModel(profile: profile))
+      let header = leaks.track(ModelBoundProfileHeader())
+      header.bind(model: profile)
+      stream.input.value = profile
+    }
+  }
+
   @Test func loadsAProfileAndSwitchesStyles() async {
     let viewModel = ProfileScreenViewModel(service: BundledProfileService())
     let probe = ViewModelProbe(viewModel)

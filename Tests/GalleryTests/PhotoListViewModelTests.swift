@@ -236,6 +236,20 @@ actor FailureSwitch {
 
 @MainActor
 @Suite struct PhotoDetailViewModelTests {
+  @Test func detailIsReleasedWithTheListThatCreatedIt() async {
+    await withLeakTracking { leaks in
+      let list = leaks.track(PhotoListViewModel(service: StubPhotoService.catalog))
+      await list.viewDidLoad()
+      let routes = list.route.record()
+      if let index = BundledPhotoService.page(1).photos.firstIndex(where: { $0.forSale }) {
+        list.userPressed(at: index)
+      }
+      if case .detail(let detail) = routes.values.first { leaks.track(detail) }
+      routes.stop()
+      routes.clear()
+    }
+  }
+
   @Test func formatsEveryFieldWithFallbacks() {
     let dates = PhotoDateFormat(timeZone: utc)
     var full = photo(

@@ -1,6 +1,10 @@
+import Articles
+import Courses
+import Entry
 import ExampleSupport
 import Foundation
 import Gallery
+import Profile
 import ShowcaseServer
 import Testing
 import TetherTesting
@@ -130,6 +134,99 @@ import TetherTesting
         #expect(viewModel.errorMessage.value == "Server is overloaded")
         #expect(viewModel.cells.value.isEmpty)
       }
+    }
+  }
+}
+
+@MainActor
+@Suite struct ExampleServicesOverHTTPTests {
+  @Test func coursesProfilesArticlesAndUsersMatchTheBundledData() async throws {
+    try await withShowcaseServer { url in
+      let courses = try await HTTPCourseService(baseURL: url).courses()
+      #expect(courses == BundledCourseService.catalog)
+
+      let profile = try await HTTPProfileService(baseURL: url).profile(login: "li-na")
+      #expect(profile == BundledProfileService.profiles["li-na"])
+      await #expect(throws: ServiceError.unexpectedStatus(404)) {
+        try await HTTPProfileService(baseURL: url).profile(login: "nobody")
+      }
+
+      let records = try await HTTPArticleService(baseURL: url).articles()
+      #expect(records.count == BundledArticleService.records.count)
+
+      let fetcher = HTTPUserFetcher(baseURL: url)
+      let first = try await fetcher.fetchUser()
+      let second = try await fetcher.fetchUser()
+      #expect([first, second] == Array(BundledUserFetcher.users.prefix(2)))
+    }
+  }
+
+  @Test func articlesFromTheServerShowTheSameScreensAsBundled() async throws {
+    try await withShowcaseServer { url in
+      let dates = ArticleDateFormat(locale: Locale(identifier: "en_US"), timeZone: .gmt)
+      let remote = ArticleListViewModel(
+        service: HTTPArticleService(baseURL: url), loader: HTTPThumbnailLoader(baseURL: url),
+        dates: dates)
+      let local = ArticleListViewModel(
+        service: BundledArticleService(), loader: BundledThumbnailLoader(delay: .zero), dates: dates
+      )
+      await remote.viewDidLoad()
+      await local.viewDidLoad()
+      #expect(remote.rows.value == local.rows.value)
+
+      let screens = remote.route.record()
+      remote.userSelected(row: 0)
+      let screen = try #require(screens.values.first)
+      await screen.viewDidAppear()
+      #expect(screen.thumbnail.value == Thumbnail.generated(for: "mvvm.pgm"))
+      screens.stop()
+    }
+  }
+
+  @Test func thumbnailErrorsAreReported() async throws {
+    try await withShowcaseServer { url in
+      let loader = HTTPThumbnailLoader(baseURL: url)
+      await #expect(throws: ServiceError.unexpectedStatus(404)) {
+        try await loader.thumbnail(at: URL(fileURLWithPath: "/thumbnails/not-an-image.txt"))
+      }
+    }
+    try await withShowcaseServer(faults: FaultInjection(failRate: 1, mode: .malformed)) { url in
+      await #expect(throws: ServiceError.malformedResponse("the thumbnail is not a PGM image")) {
+        try await HTTPThumbnailLoader(baseURL: url).thumbnail(
+          at: URL(fileURLWithPath: "/thumbnails/a.pgm"))
+      }
+    }
+  }
+
+  @Test func everyServiceReportsServerFailures() async throws {
+    try await withShowcaseServer(faults: FaultInjection(failRate: 1, failStatus: 503)) { url in
+      await #expect(throws: ServiceError.serverError(status: 503)) {
+        try await HTTPCourseService(baseURL: url).courses()
+      }
+      await #expect(throws: ServiceError.serverError(status: 503)) {
+        try await HTTPProfileService(baseURL: url).profile(login: "octocat")
+      }
+      await #expect(throws: ServiceError.serverError(status: 503)) {
+        try await HTTPArticleService(baseURL: url).articles()
+      }
+      await #expect(throws: ServiceError.serverError(status: 503)) {
+        try await HTTPUserFetcher(baseURL: url).fetchUser()
+      }
+    }
+  }
+
+  @Test func entryFlowRunsAgainstTheServer() async throws {
+    try await withShowcaseServer { url in
+      let flow = EntryFlowLogic(fetcher: HTTPUserFetcher(baseURL: url))
+      let routes = flow.route.record()
+      await flow.entry.fetchUser()
+      flow.entry.selectUser()
+      guard case .greeting(let greeting) = routes.values.first else {
+        Issue.record("no greeting route")
+        return
+      }
+      #expect(greeting.greeting == "Hello, Ada Lovelace!")
+      routes.stop()
     }
   }
 }
