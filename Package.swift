@@ -18,6 +18,7 @@ let package = Package(
   ],
   products: [
     .library(name: "Tether", targets: ["Tether"]),
+    .library(name: "TetherFlow", targets: ["TetherFlow"]),
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
     .library(name: "Gallery", targets: ["Gallery"]),
     .library(name: "Courses", targets: ["Courses"]),
@@ -47,9 +48,15 @@ let package = Package(
       name: "TetherTrackingSupport"
     ),
     .target(
+      name: "TetherFlow",
+      dependencies: ["Tether"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
       name: "TetherTesting",
       dependencies: [
         "Tether",
+        "TetherFlow",
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       swiftSettings: swiftSettings
@@ -91,6 +98,12 @@ let package = Package(
       name: "Entry",
       dependencies: ["Tether", "ExampleSupport"],
       path: "Examples/Entry",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "ShowcaseFlows",
+      dependencies: ["Tether", "TetherFlow", "Gallery", "Courses", "Profile", "Articles", "Entry"],
+      path: "Examples/ShowcaseFlows",
       swiftSettings: swiftSettings
     ),
     .target(
@@ -158,6 +171,14 @@ let package = Package(
     .testTarget(
       name: "ExamplesTests",
       dependencies: ["Courses", "Profile", "Articles", "Entry", "ExampleSupport", "TetherTesting"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ShowcaseFlowsTests",
+      dependencies: [
+        "ShowcaseFlows", "TetherFlow", "TetherTesting", "Gallery", "Courses", "Profile", "Articles",
+        "Entry",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

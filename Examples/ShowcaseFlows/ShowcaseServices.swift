@@ -1,0 +1,70 @@
+import Articles
+import Courses
+import Entry
+import Foundation
+import Gallery
+import Profile
+
+/// Every service the five apps need, injected by the flows (seed 004's dependency injection).
+public struct ShowcaseServices: Sendable {
+  /// The Gallery's photos.
+  public var photos: any PhotoService
+  /// The Courses' catalog.
+  public var courses: any CourseService
+  /// The Profile's users.
+  public var profiles: any ProfileService
+  /// The Articles.
+  public var articles: any ArticleService
+  /// The Articles' thumbnails.
+  public var thumbnails: any ThumbnailLoader
+  /// The Entry's users.
+  public var users: any UserFetcher
+
+  /// Creates a set of services.
+  ///
+  /// - Parameters:
+  ///   - photos: The Gallery's photos.
+  ///   - courses: The Courses' catalog.
+  ///   - profiles: The Profile's users.
+  ///   - articles: The Articles.
+  ///   - thumbnails: The Articles' thumbnails.
+  ///   - users: The Entry's users.
+  public init(
+    photos: any PhotoService, courses: any CourseService, profiles: any ProfileService,
+    articles: any ArticleService, thumbnails: any ThumbnailLoader, users: any UserFetcher
+  ) {
+    self.photos = photos
+    self.courses = courses
+    self.profiles = profiles
+    self.articles = articles
+    self.thumbnails = thumbnails
+    self.users = users
+  }
+
+  /// The embedded data: works offline, the default.
+  ///
+  /// - Parameter thumbnailDelay: How long a bundled thumbnail takes to "download".
+  /// - Returns: The bundled services.
+  public static func bundled(thumbnailDelay: Duration = .milliseconds(300)) -> ShowcaseServices {
+    ShowcaseServices(
+      photos: BundledPhotoService(), courses: BundledCourseService(),
+      profiles: BundledProfileService(), articles: BundledArticleService(),
+      thumbnails: BundledThumbnailLoader(delay: thumbnailDelay), users: BundledUserFetcher())
+  }
+
+  /// A server speaking the examples' formats, such as `showcase-api`.
+  ///
+  /// - Parameters:
+  ///   - baseURL: The server's root.
+  ///   - timeout: The limit for one request.
+  /// - Returns: The HTTP services.
+  public static func http(baseURL: URL, timeout: Duration = .seconds(10)) -> ShowcaseServices {
+    ShowcaseServices(
+      photos: HTTPPhotoService(baseURL: baseURL, timeout: timeout),
+      courses: HTTPCourseService(baseURL: baseURL, timeout: timeout),
+      profiles: HTTPProfileService(baseURL: baseURL, timeout: timeout),
+      articles: HTTPArticleService(baseURL: baseURL, timeout: timeout),
+      thumbnails: HTTPThumbnailLoader(baseURL: baseURL, timeout: timeout),
+      users: HTTPUserFetcher(baseURL: baseURL, timeout: timeout))
+  }
+}
