@@ -19,6 +19,7 @@ let package = Package(
   products: [
     .library(name: "Tether", targets: ["Tether"]),
     .library(name: "TetherFlow", targets: ["TetherFlow"]),
+    .library(name: "TetherTerminal", targets: ["TetherTerminal"]),
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
     .library(name: "Gallery", targets: ["Gallery"]),
     .library(name: "Courses", targets: ["Courses"]),
@@ -46,6 +47,11 @@ let package = Package(
     ),
     .target(
       name: "TetherTrackingSupport"
+    ),
+    .target(
+      name: "TetherTerminal",
+      dependencies: ["Tether", "TetherFlow"],
+      swiftSettings: swiftSettings
     ),
     .target(
       name: "TetherFlow",
@@ -161,6 +167,11 @@ let package = Package(
         "TetherTesting",
         .product(name: "Clocks", package: "swift-clocks"),
       ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TetherTerminalTests",
+      dependencies: ["TetherTerminal"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,0 +1,144 @@
+/// A key the user pressed.
+public enum Key: Equatable, Hashable, Sendable {
+  /// A printable character (any script, emoji included).
+  case character(Character)
+  case up, down, left, right
+  case home, end, pageUp, pageDown, delete
+  case enter, tab, backspace, escape
+  /// Control plus a letter, e.g. `.control("c")` for Ctrl-C.
+  case control(Character)
+  /// An escape sequence this parser does not know, kept whole.
+  case unknown([UInt8])
+}
+
+/// Turns the bytes a terminal sends in raw mode into keys.
+///
+/// One `read()` may carry several keys, or end in the middle of one (an escape sequence or a
+/// multi-byte UTF-8 character): the parser keeps the unfinished part for the next ``feed(_:)``.
+/// Arrow keys are understood in both encodings terminals use, `ESC [ A` (normal cursor mode)
+/// and `ESC O A` (application cursor mode). A lone ESC cannot be told from the start of a
+/// sequence until more bytes arrive or none do: call ``flush()`` when input has paused.
+public struct KeyParser: Sendable {
+  private var pending: [UInt8] = []
+
+  /// Creates a parser with nothing pending.
+  public init() {}
+
+  /// Whether bytes of an unfinished key are waiting.
+  public var hasPending: Bool { !pending.isEmpty }
+
+  /// Parses `bytes` (after anything pending) into keys.
+  ///
+  /// - Parameter bytes: What one `read()` returned.
+  /// - Returns: The complete keys, in order.
+  public mutating func feed(_ bytes: [UInt8]) -> [Key] {
+    pending += bytes
+    var keys: [Key] = []
+    var index = 0
+    while index < pending.count {
+      guard let (key, length) = Self.parse(pending[index...]) else { break }
+      keys.append(key)
+      index += length
+    }
+    pending.removeFirst(index)
+    return keys
+  }
+
+  /// Ends whatever is pending after input paused: a lone ESC is the Escape key; an unfinished
+  /// sequence or character is reported as ``Key/unknown(_:)``.
+  ///
+  /// - Returns: The keys completed by the pause.
+  public mutating func flush() -> [Key] {
+    defer { pending = [] }
+    if pending == [0x1B] { return [.escape] }
+    if pending.first == 0x1B, pending.count == 2 { return [.escape] + feedAfterEscape() }
+    return pending.isEmpty ? [] : [.unknown(pending)]
+  }
+
+  private mutating func feedAfterEscape() -> [Key] {
+    let rest = Array(pending.dropFirst())
+    pending = []
+    var parser = KeyParser()
+    return parser.feed(rest) + parser.flush()
+  }
+
+  /// The key at the start of `bytes` and its length, or `nil` if more bytes are needed.
+  private static func parse(_ bytes: ArraySlice<UInt8>) -> (Key, Int)? {
+    guard let first = bytes.first else { return nil }
+    switch first {
+    case 0x1B: return parseEscape(bytes)
+    case 0x0D, 0x0A: return (.enter, 1)
+    case 0x09: return (.tab, 1)
+    case 0x7F, 0x08: return (.backspace, 1)
+    case 0x01...0x1A: return (.control(Character(Unicode.Scalar(first + 0x60))), 1)
+    case 0x00, 0x1C...0x1F: return (.unknown([first]), 1)
+    default: return parseUTF8(bytes)
+    }
+  }
+
+  private static func parseEscape(_ bytes: ArraySlice<UInt8>) -> (Key, Int)? {
+    let start = bytes.startIndex
+    guard bytes.count >= 2 else { return nil }
+    let kind = bytes[start + 1]
+    if kind == UInt8(ascii: "O") {
+      guard bytes.count >= 3 else { return nil }
+      let key: Key =
+        switch bytes[start + 2] {
+        case UInt8(ascii: "A"): .up
+        case UInt8(ascii: "B"): .down
+        case UInt8(ascii: "C"): .right
+        case UInt8(ascii: "D"): .left
+        case UInt8(ascii: "H"): .home
+        case UInt8(ascii: "F"): .end
+        default: .unknown(Array(bytes.prefix(3)))
+        }
+      return (key, 3)
+    }
+    guard kind == UInt8(ascii: "[") else {
+      // ESC followed by anything else: Escape, then that byte on its own.
+      return (.escape, 1)
+    }
+    // CSI: parameters and intermediates (0x20...0x3F), then a final byte (0x40...0x7E).
+    var index = start + 2
+    while index < bytes.endIndex, (0x20...0x3F).contains(bytes[index]) { index += 1 }
+    guard index < bytes.endIndex else { return nil }
+    let length = index - start + 1
+    let sequence = Array(bytes[start..<(index + 1)])
+    let parameters = String(decoding: bytes[(start + 2)..<index], as: UTF8.self)
+    let key: Key =
+      switch (bytes[index], parameters) {
+      case (UInt8(ascii: "A"), _): .up
+      case (UInt8(ascii: "B"), _): .down
+      case (UInt8(ascii: "C"), _): .right
+      case (UInt8(ascii: "D"), _): .left
+      case (UInt8(ascii: "H"), _): .home
+      case (UInt8(ascii: "F"), _): .end
+      case (UInt8(ascii: "~"), "1"), (UInt8(ascii: "~"), "7"): .home
+      case (UInt8(ascii: "~"), "4"), (UInt8(ascii: "~"), "8"): .end
+      case (UInt8(ascii: "~"), "3"): .delete
+      case (UInt8(ascii: "~"), "5"): .pageUp
+      case (UInt8(ascii: "~"), "6"): .pageDown
+      default: .unknown(sequence)
+      }
+    return (key, length)
+  }
+
+  private static func parseUTF8(_ bytes: ArraySlice<UInt8>) -> (Key, Int)? {
+    let first = bytes[bytes.startIndex]
+    let length: Int =
+      switch first {
+      case 0x00..<0x80: 1
+      case 0xC0..<0xE0: 2
+      case 0xE0..<0xF0: 3
+      case 0xF0..<0xF8: 4
+      default: 0
+      }
+    guard length > 0 else { return (.unknown([first]), 1) }
+    guard bytes.count >= length else { return nil }
+    let slice = bytes.prefix(length)
+    guard let text = String(validating: slice, as: UTF8.self), let character = text.first else {
+      return (.unknown(Array(slice)), length)
+    }
+    return (.character(character), length)
+  }
+}
