@@ -26,6 +26,7 @@ let package = Package(
     .library(name: "Profile", targets: ["Profile"]),
     .library(name: "Articles", targets: ["Articles"]),
     .library(name: "Entry", targets: ["Entry"]),
+    .executable(name: "showcase", targets: ["showcase"]),
     .executable(name: "showcase-api", targets: ["showcase-api"]),
   ],
   dependencies: [
@@ -113,6 +114,24 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
+      name: "ShowcaseViews",
+      dependencies: [
+        "ShowcaseFlows", "TetherTerminal", "Tether", "TetherFlow", "Gallery", "Courses", "Profile",
+        "Articles", "Entry",
+      ],
+      path: "Examples/ShowcaseViews",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "showcase",
+      dependencies: [
+        "ShowcaseViews", "ShowcaseFlows", "TetherTerminal",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Examples/Showcase",
+      swiftSettings: swiftSettings
+    ),
+    .target(
       name: "ShowcaseServer",
       dependencies: [
         "Gallery",
@@ -189,6 +208,14 @@ let package = Package(
       dependencies: [
         "ShowcaseFlows", "TetherFlow", "TetherTesting", "Gallery", "Courses", "Profile", "Articles",
         "Entry",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ShowcaseTests",
+      dependencies: [
+        "ShowcaseViews", "ShowcaseFlows", "TetherTerminal", "TetherTesting", "Gallery", "Courses",
+        "Profile", "Articles", "Entry",
       ],
       swiftSettings: swiftSettings
     ),

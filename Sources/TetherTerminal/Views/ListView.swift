@@ -1,0 +1,185 @@
+import Tether
+
+/// A scrolling list with a selection, bound to a property of identifiable rows.
+///
+/// - Drawing costs O(visible rows): only the rows in the window are formatted.
+/// - When the rows change, the list applies the ``ListDiff`` to its selection: the selected row
+///   stays selected when rows are inserted, removed or moved around it.
+/// - ↑/↓ (or k/j), PageUp/PageDown, Home/End move the selection; Enter chooses.
+@MainActor
+public final class ListView<Row: Identifiable & Equatable>: TerminalView {
+  /// The selected index.
+  public let selection = MutableProperty(0)
+  private let rows: Property<[Row]>
+  private let rowHeight: Int
+  private let format: (Row, Int) -> [String]
+  private let onChoose: (Int) -> Void
+  private let onSelectionChange: (Int) -> Void
+  private var offset = 0
+  private var lastRows: [Row]
+  private var lastPageSize = 1
+  private var token: ObservationToken?
+
+  /// Creates a list.
+  ///
+  /// - Parameters:
+  ///   - rows: The rows.
+  ///   - rowHeight: Lines per row.
+  ///   - format: A row's lines at a width (at most `rowHeight`).
+  ///   - onSelectionChange: Called with the new index when the selection moves.
+  ///   - onChoose: Called with the index when the user presses Enter.
+  public init(
+    rows: Property<[Row]>, rowHeight: Int = 1, format: @escaping (Row, Int) -> [String],
+    onSelectionChange: @escaping (Int) -> Void = { _ in }, onChoose: @escaping (Int) -> Void
+  ) {
+    self.rows = rows
+    self.rowHeight = max(1, rowHeight)
+    self.format = format
+    self.onChoose = onChoose
+    self.onSelectionChange = onSelectionChange
+    lastRows = rows.value
+    token = rows.changes.observe { [weak self] in self?.apply($0) }
+  }
+
+  /// Flexible: a list takes the rows left.
+  public func preferredHeight(width: Int) -> Int? { nil }
+
+  /// Draws the rows in the window around the selection.
+  public func draw(in canvas: inout Canvas, frame: Rect) {
+    let rows = self.rows.value
+    let visible = max(1, frame.height / rowHeight)
+    lastPageSize = visible
+    let selected = min(selection.value, max(0, rows.count - 1))
+    if selected < offset { offset = selected }
+    if selected >= offset + visible { offset = selected - visible + 1 }
+    offset = min(offset, max(0, rows.count - visible))
+    for slot in 0..<visible {
+      let index = offset + slot
+      guard index < rows.count else { break }
+      let isSelected = index == selected
+      let style = isSelected ? CellStyle(inverse: true) : .plain
+      let lines = format(rows[index], frame.width - 2)
+      for line in 0..<rowHeight {
+        let y = frame.y + slot * rowHeight + line
+        if isSelected { canvas.fill(x: frame.x, y: y, width: frame.width, height: 1, style: style) }
+        let marker = isSelected && line == 0 ? "›" : " "
+        let text = line < lines.count ? lines[line] : ""
+        let lineStyle = line == 0 ? style : CellStyle(dim: !isSelected, inverse: isSelected)
+        canvas.draw(marker + " " + text, x: frame.x, y: y, maxWidth: frame.width, style: lineStyle)
+      }
+    }
+    if rows.count > visible, frame.width > 0 {
+      let indicator = "\(selected + 1)/\(rows.count)"
+      canvas.draw(
+        indicator, x: frame.x + frame.width - DisplayWidth.of(indicator),
+        y: frame.y + frame.height - 1, style: CellStyle(dim: true))
+    }
+  }
+
+  /// Moves the selection or chooses.
+  public func handle(_ key: Key) -> Bool {
+    let count = rows.value.count
+    guard count > 0 else { return false }
+    let current = selection.value
+    switch key {
+    case .up, .character("k"): select(current - 1)
+    case .down, .character("j"): select(current + 1)
+    case .pageUp: select(current - lastPageSize)
+    case .pageDown: select(current + lastPageSize)
+    case .home: select(0)
+    case .end: select(count - 1)
+    case .enter: onChoose(min(current, count - 1))
+    default: return false
+    }
+    return true
+  }
+
+  private func select(_ index: Int) {
+    let clamped = min(max(0, index), max(0, rows.value.count - 1))
+    guard clamped != selection.value else { return }
+    selection.value = clamped
+    onSelectionChange(clamped)
+  }
+
+  /// Keeps the selected row selected across a change of the rows.
+  private func apply(_ newRows: [Row]) {
+    let diff = ListDiff(from: lastRows, to: newRows)
+    let old = selection.value
+    let hadSelectedRow = lastRows.indices.contains(old)
+    lastRows = newRows
+    guard !diff.isEmpty else { return }
+    guard hadSelectedRow else {
+      // Nothing was selected (the list was empty): start at the top.
+      if selection.value != 0 { selection.value = 0 }
+      return
+    }
+    var index = old
+    if let moved = diff.moves.first(where: { $0.old == old }) {
+      index = moved.new
+    } else if diff.deletions.contains(old) {
+      index = min(old, max(0, newRows.count - 1))
+    } else {
+      // The row stayed in order: it moves by the deletions above it and insertions above it.
+      let removedAbove =
+        diff.deletions.filter { $0 < old }.count
+        + diff.moves.filter { $0.old < old }.count
+      var position = old - removedAbove
+      for inserted in (diff.insertions + diff.moves.map(\.new)).sorted() where inserted <= position
+      {
+        position += 1
+      }
+      index = position
+    }
+    let clamped = min(max(0, index), max(0, newRows.count - 1))
+    if clamped != selection.value { selection.value = clamped }
+  }
+}
+
+/// A modal box with a title, a message and a dismiss hint, drawn over the screen.
+@MainActor
+public final class AlertBox {
+  private let title: String
+  private let message: String
+  private let dismissTitle: String
+
+  /// Creates a box.
+  ///
+  /// - Parameters:
+  ///   - title: The title.
+  ///   - message: The message.
+  ///   - dismissTitle: The dismiss button's label.
+  public init(title: String, message: String, dismissTitle: String) {
+    self.title = title
+    self.message = message
+    self.dismissTitle = dismissTitle
+  }
+
+  /// Draws the box centered in `frame`.
+  public func draw(in canvas: inout Canvas, frame: Rect) {
+    let width = min(frame.width, max(24, min(56, DisplayWidth.of(message) + 6)))
+    guard width >= 6 else { return }
+    let lines = Label.wrap(message, width: width - 4)
+    let height = min(frame.height, lines.count + 5)
+    let x = frame.x + (frame.width - width) / 2
+    let y = frame.y + (frame.height - height) / 2
+    let border = CellStyle(bold: true)
+    canvas.fill(x: x, y: y, width: width, height: height)
+    canvas.draw("┌" + String(repeating: "─", count: width - 2) + "┐", x: x, y: y, style: border)
+    for row in 1..<max(1, height - 1) {
+      canvas.draw("│", x: x, y: y + row, style: border)
+      canvas.draw("│", x: x + width - 1, y: y + row, style: border)
+    }
+    canvas.draw(
+      "└" + String(repeating: "─", count: width - 2) + "┘", x: x, y: y + height - 1, style: border)
+    canvas.draw(
+      " \(title) ", x: x + 2, y: y, maxWidth: width - 4,
+      style: CellStyle(bold: true, foreground: .yellow))
+    for (index, line) in lines.enumerated() where 2 + index < height - 2 {
+      canvas.draw(line, x: x + 2, y: y + 2 + index, maxWidth: width - 4)
+    }
+    let button = "[ \(dismissTitle) (Enter) ]"
+    canvas.draw(
+      button, x: x + max(2, (width - DisplayWidth.of(button)) / 2), y: y + height - 2,
+      maxWidth: width - 4, style: CellStyle(bold: true, foreground: .green))
+  }
+}

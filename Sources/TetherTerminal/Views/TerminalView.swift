@@ -1,0 +1,156 @@
+import Tether
+
+/// A rectangle of cells.
+public struct Rect: Equatable, Sendable {
+  /// The left column.
+  public var x: Int
+  /// The top row.
+  public var y: Int
+  /// Columns.
+  public var width: Int
+  /// Rows.
+  public var height: Int
+
+  /// Creates a rectangle; negative sizes count as 0.
+  ///
+  /// - Parameters:
+  ///   - x: The left column.
+  ///   - y: The top row.
+  ///   - width: Columns.
+  ///   - height: Rows.
+  public init(x: Int, y: Int, width: Int, height: Int) {
+    self.x = x
+    self.y = y
+    self.width = max(0, width)
+    self.height = max(0, height)
+  }
+}
+
+/// A view of the terminal layer: it draws itself into a rectangle of a ``Canvas`` and may
+/// handle keys.
+///
+/// Views read view-model properties while drawing; the app draws frames inside
+/// `observe { }`, so every property a frame read is a dependency and a change redraws the
+/// screen once per burst. No view needs to subscribe by hand.
+@MainActor
+public protocol TerminalView: AnyObject {
+  /// The rows this view wants at `width`, or `nil` to take what is left.
+  func preferredHeight(width: Int) -> Int?
+  /// Draws the view into `frame` of `canvas`.
+  func draw(in canvas: inout Canvas, frame: Rect)
+  /// Handles `key`; returns `true` if it was used.
+  func handle(_ key: Key) -> Bool
+  /// The view's screen became visible (start loading, say).
+  func didAppear()
+}
+
+extension TerminalView {
+  /// One row by default.
+  public func preferredHeight(width: Int) -> Int? { 1 }
+  /// Keys are not handled by default.
+  public func handle(_ key: Key) -> Bool { false }
+  /// Nothing happens on appearance by default.
+  public func didAppear() {}
+}
+
+/// Stacks views top to bottom: fixed-height views get their rows, flexible ones share the rest.
+@MainActor
+public final class VStack: TerminalView {
+  /// The views, top first.
+  public let children: [any TerminalView]
+  private let spacing: Int
+
+  /// Creates a stack.
+  ///
+  /// - Parameters:
+  ///   - spacing: Blank rows between views.
+  ///   - children: The views, top first.
+  public init(spacing: Int = 0, _ children: [any TerminalView]) {
+    self.children = children
+    self.spacing = spacing
+  }
+
+  /// Flexible if any child is; otherwise the children's rows and the spacing.
+  public func preferredHeight(width: Int) -> Int? {
+    var total = spacing * max(0, children.count - 1)
+    for child in children {
+      guard let height = child.preferredHeight(width: width) else { return nil }
+      total += height
+    }
+    return total
+  }
+
+  /// Lays the children out top to bottom and draws them.
+  public func draw(in canvas: inout Canvas, frame: Rect) {
+    let heights = children.map { $0.preferredHeight(width: frame.width) }
+    let fixed = heights.reduce(0) { $0 + ($1 ?? 0) } + spacing * max(0, children.count - 1)
+    let flexibleCount = heights.filter { $0 == nil }.count
+    let share = flexibleCount > 0 ? max(0, frame.height - fixed) / flexibleCount : 0
+    var y = frame.y
+    for (child, height) in zip(children, heights) {
+      let rows = min(height ?? share, frame.y + frame.height - y)
+      // A child with no rows (a hidden spinner) takes no room; the ones after it still draw.
+      guard rows > 0 else { continue }
+      child.draw(in: &canvas, frame: Rect(x: frame.x, y: y, width: frame.width, height: rows))
+      y += rows + spacing
+    }
+  }
+
+  /// Offers the key to each child in turn.
+  public func handle(_ key: Key) -> Bool {
+    children.contains { $0.handle(key) }
+  }
+
+  /// Tells every child.
+  public func didAppear() {
+    for child in children { child.didAppear() }
+  }
+}
+
+/// Places views side by side: fixed widths first, the last view takes the rest.
+@MainActor
+public final class HStack: TerminalView {
+  private let children: [(width: Int?, view: any TerminalView)]
+
+  /// Creates a row of views.
+  ///
+  /// - Parameter children: The views with their widths (`nil`: share what is left).
+  public init(_ children: [(width: Int?, view: any TerminalView)]) {
+    self.children = children
+  }
+
+  /// The tallest child's rows, or flexible if any child is.
+  public func preferredHeight(width: Int) -> Int? {
+    var tallest = 0
+    for child in children {
+      guard let height = child.view.preferredHeight(width: child.width ?? width) else { return nil }
+      tallest = max(tallest, height)
+    }
+    return tallest
+  }
+
+  /// Lays the children out left to right and draws them.
+  public func draw(in canvas: inout Canvas, frame: Rect) {
+    let fixed = children.reduce(0) { $0 + ($1.width ?? 0) }
+    let flexibleCount = children.filter { $0.width == nil }.count
+    let share = flexibleCount > 0 ? max(0, frame.width - fixed) / flexibleCount : 0
+    var x = frame.x
+    for child in children {
+      let columns = min(child.width ?? share, frame.x + frame.width - x)
+      guard columns > 0 else { break }
+      child.view.draw(
+        in: &canvas, frame: Rect(x: x, y: frame.y, width: columns, height: frame.height))
+      x += columns
+    }
+  }
+
+  /// Offers the key to each child in turn.
+  public func handle(_ key: Key) -> Bool {
+    children.contains { $0.view.handle(key) }
+  }
+
+  /// Tells every child.
+  public func didAppear() {
+    for child in children { child.view.didAppear() }
+  }
+}

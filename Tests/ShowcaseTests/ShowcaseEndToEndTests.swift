@@ -1,0 +1,205 @@
+import Foundation
+import Gallery
+import Testing
+
+struct SpawnError: Error {
+  let code: Int32
+}
+
+/// Drives the built `showcase` binary in a private tmux server, as a person would: keys in,
+/// screen text out, and the terminal's state after it exits.
+struct TmuxSession {
+  let socket =
+    "tether-e2e-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+  let name = "showcase"
+
+  @discardableResult
+  func tmux(_ arguments: String...) throws -> String {
+    try run(arguments, capture: true)
+  }
+
+  /// Runs tmux with `posix_spawn` and reaps it with `waitpid`. Output goes through a temporary
+  /// file: the command that starts the tmux server must not hand it a pipe (the server would
+  /// inherit it), and `Foundation.Process` left tmux clients unreaped off the main thread.
+  private func run(_ arguments: [String], capture: Bool) throws -> String {
+    let outputPath = NSTemporaryDirectory() + "tether-e2e-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: outputPath) }
+    let argv = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(
+      &actions, 1, capture ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    // Test threads block every signal, and a spawned process inherits that mask: the tmux
+    // server would never see SIGCHLD, never reap the app, and never know its exit status.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var emptyMask = sigset_t()
+    sigemptyset(&emptyMask)
+    posix_spawnattr_setsigmask(&attributes, &emptyMask)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGCHLD)
+    sigaddset(&defaults, SIGTERM)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var cArguments = argv.map { strdup($0) } + [nil]
+    defer { for pointer in cArguments { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, &cArguments, environ)
+    guard spawned == 0 else { throw SpawnError(code: spawned) }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    guard capture else { return "" }
+    return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+  }
+
+  func start(_ binary: String, width: Int = 100, height: Int = 30) throws {
+    _ = try run(
+      ["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)"], capture: false)
+    try tmux("set-option", "-t", name, "remain-on-exit", "on")
+    try tmux("respawn-pane", "-k", "-t", name, binary)
+  }
+
+  func keys(_ keys: String...) throws {
+    for key in keys {
+      try tmux("send-keys", "-t", name, key)
+      try? await_(milliseconds: 60)
+    }
+  }
+
+  func screen() throws -> String { try tmux("capture-pane", "-p", "-t", name) }
+
+  func value(_ format: String) throws -> String {
+    try tmux("display", "-p", "-t", name, format).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Waits until the screen contains `text`; returns the screen.
+  @discardableResult
+  func waitFor(_ text: String, seconds: Double = 10) throws -> String {
+    let deadline = Date().addingTimeInterval(seconds)
+    var last = ""
+    while Date() < deadline {
+      last = try screen()
+      if last.contains(text) { return last }
+      try? await_(milliseconds: 50)
+    }
+    Issue.record("screen never showed \"\(text)\"; it shows:\n\(last)")
+    return last
+  }
+
+  func waitUntilDead(seconds: Double = 10) throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if try value("#{pane_dead}") == "1" { return true }
+      try? await_(milliseconds: 50)
+    }
+    return false
+  }
+
+  func stop() { _ = try? tmux("kill-server") }
+
+  private func await_(milliseconds: UInt32) throws { usleep(milliseconds * 1000) }
+}
+
+/// The `showcase` binary beside the test bundle (`swift build` puts both in the same folder).
+let showcaseBinary: String? = {
+  let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  for candidate in [folder, folder.deletingLastPathComponent()] {
+    let path = candidate.appendingPathComponent("showcase").path
+    if FileManager.default.isExecutableFile(atPath: path) { return path }
+  }
+  return nil
+}()
+
+let tmuxIsInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains {
+  FileManager.default.isExecutableFile(atPath: $0)
+}
+
+@Suite(.serialized) struct ShowcaseEndToEndTests {
+  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+  func galleryRoutesAlertsAndQuitRestoresTheTerminal() throws {
+    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
+    let session = TmuxSession()
+    defer { session.stop() }
+    try session.start(binary)
+    try session.waitFor("Choose an app")
+    #expect(try session.value("#{alternate_on}") == "1")
+
+    try session.keys("Enter")
+    let photos = BundledPhotoService.page(1).photos
+    try session.waitFor(photos[0].name)
+    try session.waitFor("20 photos")
+
+    // A photo that is not for sale: the seed's alert, and nothing pushed.
+    let index = try #require(photos.firstIndex { !$0.forSale })
+    for _ in 0..<index { try session.keys("j") }
+    try session.keys("Enter")
+    let alert = try session.waitFor("This item is not for sale")
+    #expect(alert.contains("Not for sale"))
+    try session.keys("Enter")
+    try session.waitFor("Esc back")
+    #expect(try !session.screen().contains("This item is not for sale"))
+
+    // Back to the menu, then quit.
+    try session.keys("Escape")
+    try session.waitFor("Choose an app")
+    try session.keys("q")
+    #expect(try session.waitUntilDead())
+    #expect(try session.value("#{alternate_on}") == "0")
+  }
+
+  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+  func sigtermRestoresTheTerminal() throws {
+    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
+    let session = TmuxSession()
+    defer { session.stop() }
+    try session.start(binary)
+    try session.waitFor("Choose an app")
+    let pid = try #require(Int32(try session.value("#{pane_pid}")))
+    kill(pid, SIGTERM)
+    #expect(try session.waitUntilDead())
+    #expect(try session.value("#{alternate_on}") == "0")
+  }
+
+  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+  func entryFlowGreetsTheSelectedUserInANarrowTerminal() throws {
+    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
+    let session = TmuxSession()
+    defer { session.stop() }
+    try session.start(binary, width: 40, height: 20)
+    try session.waitFor("Choose an app")
+    for _ in 0..<4 { try session.keys("j") }
+    try session.keys("Enter")
+    try session.waitFor("Fetch user")
+    try session.keys("f")
+    try session.waitFor("User: Ada Lovelace")
+    try session.keys("s")
+    try session.waitFor("Hello, Ada Lovelace!")
+    try session.keys("C-c")
+    #expect(try session.waitUntilDead())
+    #expect(try session.value("#{alternate_on}") == "0")
+  }
+
+  @Test func withoutATerminalItSaysSoAndExitsWithStatus2() throws {
+    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.standardInput = FileHandle.nullDevice
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus == 2)
+    #expect(
+      message
+        == "showcase: needs an interactive terminal: standard input and output must both be a TTY\n"
+    )
+  }
+}

@@ -1,0 +1,131 @@
+import Testing
+import Tether
+import TetherFlow
+
+@testable import TetherTerminal
+
+private struct Item: Identifiable, Equatable {
+  let id: Int
+  var name: String
+}
+
+@MainActor
+@Suite struct ListViewTests {
+  private func makeList(_ rows: MutableProperty<[Item]>, chosen: @escaping (Int) -> Void = { _ in })
+    -> ListView<Item>
+  {
+    ListView(rows: rows, format: { item, _ in [item.name] }, onChoose: chosen)
+  }
+
+  @Test func selectionStartsAtTheTopWhenRowsArrive() {
+    let rows = MutableProperty<[Item]>([])
+    let list = makeList(rows)
+    rows.value = (0..<20).map { Item(id: $0, name: "row \($0)") }
+    #expect(list.selection.value == 0)
+  }
+
+  @Test func selectionFollowsItsRowThroughInsertionsRemovalsAndMoves() {
+    let rows = MutableProperty((0..<5).map { Item(id: $0, name: "row \($0)") })
+    let list = makeList(rows)
+    _ = list.handle(.down)
+    _ = list.handle(.down)  // row 2
+    rows.value.insert(Item(id: 10, name: "new"), at: 0)
+    #expect(rows.value[list.selection.value].id == 2)
+    rows.value.remove(at: 1)  // row 0 goes
+    #expect(rows.value[list.selection.value].id == 2)
+    var moved = rows.value
+    let item = moved.remove(at: list.selection.value)
+    moved.append(item)
+    rows.value = moved
+    #expect(rows.value[list.selection.value].id == 2)
+    rows.value.removeAll { $0.id == 2 }
+    #expect(rows.value.indices.contains(list.selection.value))
+  }
+
+  @Test func drawsOnlyTheVisibleWindowAroundTheSelection() {
+    let rows = MutableProperty((0..<1_000).map { Item(id: $0, name: "row \($0)") })
+    var formatted = 0
+    let list = ListView(
+      rows: rows,
+      format: { item, _ in
+        formatted += 1; return [item.name]
+      }
+    ) { _ in }
+    _ = list.handle(.end)
+    var canvas = Canvas(width: 20, height: 5)
+    list.draw(in: &canvas, frame: Rect(x: 0, y: 0, width: 20, height: 5))
+    #expect(formatted == 5)
+    #expect(canvas.text.contains("› row 999"))
+    #expect(canvas.text.contains("1000/1000"))
+  }
+
+  @Test func enterChoosesTheSelectedRow() {
+    let rows = MutableProperty((0..<3).map { Item(id: $0, name: "\($0)") })
+    var chosen: [Int] = []
+    let list = makeList(rows) { chosen.append($0) }
+    _ = list.handle(.character("j"))
+    _ = list.handle(.enter)
+    _ = list.handle(.up)
+    _ = list.handle(.up)
+    _ = list.handle(.enter)
+    #expect(chosen == [1, 0])
+  }
+}
+
+@MainActor
+@Suite struct TerminalNavigatorTests {
+  final class Model {}
+
+  private func navigator() -> TerminalNavigator {
+    TerminalNavigator { screen, _ in Label("body of \(screen.title)") }
+  }
+
+  @Test func drawsTheTopScreenUnderItsTitleBar() {
+    let navigator = navigator()
+    navigator.setRoot(Screen(viewModel: Model(), title: "Home"))
+    navigator.push(Screen(viewModel: Model(), title: "Detail"))
+    let text = navigator.render(width: 40, height: 6).text
+    #expect(text.hasPrefix(" Detail"))
+    #expect(text.contains("Esc back · q quit"))
+    #expect(text.contains("body of Detail"))
+  }
+
+  @Test func backKeysPopButNeverTheRoot() {
+    let navigator = navigator()
+    navigator.setRoot(Screen(viewModel: Model(), title: "Home"))
+    for key in [Key.escape, .backspace, .left] {
+      navigator.push(Screen(viewModel: Model(), title: "Detail"))
+      navigator.handle(key)
+      #expect(navigator.titles.value == ["Home"])
+    }
+    navigator.handle(.escape)
+    #expect(navigator.titles.value == ["Home"])
+  }
+
+  @Test func alertIsModalAndEnterDismissesIt() {
+    let navigator = navigator()
+    var quit = false
+    navigator.onQuit = { quit = true }
+    navigator.setRoot(Screen(viewModel: Model(), title: "Home"))
+    navigator.present(Alert(title: "Not for sale", message: "This item is not for sale"))
+    let text = navigator.render(width: 60, height: 12).text
+    #expect(text.contains("Not for sale"))
+    #expect(text.contains("This item is not for sale"))
+    navigator.handle(.character("q"))
+    #expect(quit == false)
+    navigator.handle(.enter)
+    #expect(navigator.alert.value == nil)
+    navigator.handle(.character("q"))
+    #expect(quit)
+  }
+
+  @Test func tinyTerminalsDrawWhatFits() {
+    let navigator = navigator()
+    navigator.setRoot(Screen(viewModel: Model(), title: "单诗涵 国家大剧院 北京"))
+    navigator.present(Alert(title: "A", message: "B"))
+    for (width, height) in [(0, 0), (1, 1), (3, 2), (10, 3)] {
+      let canvas = navigator.render(width: width, height: height)
+      #expect(canvas.width == width)
+    }
+  }
+}
