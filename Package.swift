@@ -37,6 +37,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
   ],
   targets: [
     // MARK: - Library
@@ -215,8 +216,10 @@ let package = Package(
       name: "ShowcaseTests",
       dependencies: [
         "ShowcaseViews", "ShowcaseFlows", "TetherTerminal", "TetherTesting", "Gallery", "Courses",
-        "Profile", "Articles", "Entry",
+        "Profile", "Articles", "Entry", "ExampleSupport",
+        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
+      exclude: ["__Snapshots__"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

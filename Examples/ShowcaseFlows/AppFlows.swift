@@ -21,7 +21,7 @@ public final class GalleryFlow: FlowController {
 
   /// Builds the photo list and wires its routes and alerts.
   public func start(on navigator: any Navigator) -> Screen {
-    let list = PhotoListViewModel(service: services.photos)
+    let list = PhotoListViewModel(service: services.photos, timeZone: services.timeZone)
     list.route.observe { [weak navigator] route in
       switch route {
       case .detail(let detail):
@@ -96,7 +96,9 @@ public final class ArticlesFlow: FlowController {
 
   /// Builds the article list and wires its route.
   public func start(on navigator: any Navigator) -> Screen {
-    let list = ArticleListViewModel(service: services.articles, loader: services.thumbnails)
+    let list = ArticleListViewModel(
+      service: services.articles, loader: services.thumbnails,
+      dates: ArticleDateFormat(locale: services.locale, timeZone: services.timeZone))
     list.route.observe { [weak navigator] article in
       navigator?.push(Screen(viewModel: article, title: article.title))
     }

@@ -19,6 +19,10 @@ public struct ShowcaseServices: Sendable {
   public var thumbnails: any ThumbnailLoader
   /// The Entry's users.
   public var users: any UserFetcher
+  /// The locale dates are formatted for; the user's by default.
+  public var locale: Locale = .current
+  /// The time zone dates are shown in; the user's by default.
+  public var timeZone: TimeZone = .current
 
   /// Creates a set of services.
   ///
