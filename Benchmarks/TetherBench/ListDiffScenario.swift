@@ -1,3 +1,4 @@
+import ExampleSupport
 import Tether
 
 struct Item: Identifiable, Equatable {
@@ -5,23 +6,10 @@ struct Item: Identifiable, Equatable {
   var revision: Int
 }
 
-/// A deterministic generator, so every run diffs the same lists.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// `count` items and a copy with `percent`% of them changed: deleted, inserted, updated or moved,
 /// in equal shares.
 func makeListPair(count: Int, percent: Int, seed: UInt64) -> ([Item], [Item]) {
-  var generator = SplitMix64(seed: seed)
+  var generator = SeededGenerator(seed: seed)
   let old = (0..<count).map { Item(id: $0, revision: 0) }
   var new = old
   var nextID = count
