@@ -152,15 +152,17 @@ let tmuxIsInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].cont
     #expect(try session.value("#{alternate_on}") == "0")
   }
 
-  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-  func sigtermRestoresTheTerminal() throws {
+  @Test(
+    .enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"),
+    arguments: [SIGTERM, SIGHUP])
+  func terminationSignalsRestoreTheTerminal(signal: Int32) throws {
     let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
     let session = TmuxSession()
     defer { session.stop() }
     try session.start(binary)
     try session.waitFor("Choose an app")
     let pid = try #require(Int32(try session.value("#{pane_pid}")))
-    kill(pid, SIGTERM)
+    kill(pid, signal)
     #expect(try session.waitUntilDead())
     #expect(try session.value("#{alternate_on}") == "0")
   }
@@ -182,6 +184,28 @@ let tmuxIsInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].cont
     try session.keys("C-c")
     #expect(try session.waitUntilDead())
     #expect(try session.value("#{alternate_on}") == "0")
+  }
+
+  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+  func resizeRedrawsAtTheNewSize() throws {
+    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
+    let session = TmuxSession()
+    defer { session.stop() }
+    try session.start(binary, width: 100, height: 30)
+    let wide = try session.waitFor("Choose an app")
+    #expect(wide.split(separator: "\n").first?.hasSuffix("q quit") == true)
+    try session.tmux("resize-window", "-t", session.name, "-x", "50", "-y", "15")
+    let deadline = Date().addingTimeInterval(5)
+    var rule = ""
+    while Date() < deadline {
+      rule = try session.screen().split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+      if rule.count == 50 { break }
+      usleep(50_000)
+    }
+    // The title bar's rule spans exactly the new width.
+    #expect(rule == String(repeating: "─", count: 50))
+    try session.keys("q")
+    #expect(try session.waitUntilDead())
   }
 
   @Test func withoutATerminalItSaysSoAndExitsWithStatus2() throws {
