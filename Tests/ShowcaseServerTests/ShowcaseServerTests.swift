@@ -83,8 +83,8 @@ import TetherTesting
   }
 
   @Test func noServerIsNoNetwork() async throws {
-    // A port that was just served and is now closed.
-    let url = try await withShowcaseServer { $0 }
+    // Nothing listens on port 1 of the loopback address: the connection is refused at once.
+    let url = try #require(URL(string: "http://127.0.0.1:1"))
     await #expect(throws: ServiceError.noConnection) {
       try await HTTPPhotoService(baseURL: url, timeout: .seconds(2)).popularPhotos(page: 1)
     }
