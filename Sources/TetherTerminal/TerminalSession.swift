@@ -25,9 +25,14 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
   }
 }
 
-// State the fatal-signal handler needs. A C signal handler cannot capture context, so this
-// must be global; it is written once on the main actor before the handlers are installed and
-// only read afterwards, from the handler (which then restores the terminal and re-raises).
+// State the fatal-signal handler needs. A C signal handler cannot capture context, so it must be
+// global, and it cannot be actor-isolated. Why the unsynchronized access is safe:
+// - `savedSettings` is written once, on the main actor, before any handler is installed, and
+//   only read afterwards.
+// - `rawModeActive` is written on the main actor, and by a fatal-signal handler that then
+//   re-raises the signal with its default action, so no code runs after that write. Both
+//   writers only clear it; a lost update could at worst restore the terminal twice, which is
+//   harmless.
 nonisolated(unsafe) private var savedSettings = termios()
 nonisolated(unsafe) private var rawModeActive = false
 
