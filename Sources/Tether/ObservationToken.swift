@@ -148,32 +148,6 @@ final class ActionToken: ObservationToken {
   }
 }
 
-/// A token that ends several observations at once, for operators built from more than one.
-final class CompositeToken: ObservationToken {
-  private var tokens: [ObservationToken]
-
-  init(_ tokens: [ObservationToken]) {
-    self.tokens = tokens
-    super.init(owner: nil, list: nil, id: 1)
-  }
-
-  deinit {
-    cancel()
-  }
-
-  override var isCancelled: Bool {
-    id == 0
-  }
-
-  override func cancel() {
-    guard id != 0 else { return }
-    id = 0
-    let tokens = self.tokens
-    self.tokens = []
-    for token in tokens { token.cancel() }
-  }
-}
-
 /// A weak reference to one observer entry, for entries that must be able to remove themselves
 /// without keeping their source alive (a binding, an `AsyncStream` bridge).
 @usableFromInline
