@@ -97,9 +97,12 @@ internal final class ObserverList<Value>: ObserverListBase {
   /// The observers' closures, parallel to `ids`; `nil` once removed.
   @usableFromInline @exclusivity(unchecked)
   final var actions: ContiguousArray<((Value) -> Void)?> = []
-  /// Values sent re-entrantly during a delivery, waiting their turn.
+  /// Values sent re-entrantly during a delivery, waiting their turn, each with the number of
+  /// entries the list had when it was sent: an observer added later must not receive it (it
+  /// would see the past), and entries are only appended while a delivery is under way, so
+  /// that count is exactly the set of observers that existed at the send.
   @usableFromInline @exclusivity(unchecked)
-  final var pending: ContiguousArray<Value> = []
+  final var pending: ContiguousArray<(value: Value, end: Int)> = []
 
   @inlinable
   init(owner: AnyObject?) {
@@ -124,11 +127,11 @@ internal final class ObserverList<Value>: ObserverListBase {
   final func send(_ value: Value) {
     if actions.isEmpty { return }
     if isDelivering {
-      pending.append(value)
+      pending.append((value, actions.count))
       return
     }
     isDelivering = true
-    deliver(value)
+    deliver(value, upTo: actions.count)
     if !pending.isEmpty { drainPending() }
     isDelivering = false
     if tombstones != 0 { compactIfNeeded() }
@@ -148,11 +151,12 @@ internal final class ObserverList<Value>: ObserverListBase {
     if tombstones != 0 { compactIfNeeded() }
   }
 
+  /// Calls the observers at indices below `end`: those that existed when `value` was sent.
   @inlinable
-  final func deliver(_ value: Value) {
-    // Observers added during this delivery start with the next value; removed ones are
-    // tombstoned (nil), so indices below `end` stay valid while callbacks run.
-    let end = actions.count
+  final func deliver(_ value: Value, upTo end: Int) {
+    // Observers added during this delivery get the current value from `replay` and only later
+    // sends; removed ones are tombstoned (nil), and nothing is compacted while a delivery is
+    // under way, so indices below `end` keep naming the same observers while callbacks run.
     var index = 0
     while index < end {
       if let action = actions[index] {
@@ -166,9 +170,9 @@ internal final class ObserverList<Value>: ObserverListBase {
   final func drainPending() {
     var head = 0
     while head < pending.count {
-      let value = pending[head]
+      let (value, end) = pending[head]
       head += 1
-      deliver(value)
+      deliver(value, upTo: end)
     }
     // Release the delivered values after the write to `pending`, not inside it: a value's
     // `deinit` may send on this list.
