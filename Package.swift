@@ -10,11 +10,14 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
   name: "Tether",
+  // Observation (`observe { }`, Observation-visible properties) and Synchronization's `Mutex`
+  // (the per-actor flush queues of `observe { }`) set the floor.
   platforms: [
-    .macOS(.v14),
-    .iOS(.v17),
-    .tvOS(.v17),
-    .watchOS(.v10),
+    .macOS(.v15),
+    .iOS(.v18),
+    .tvOS(.v18),
+    .watchOS(.v11),
+    .visionOS(.v2),
   ],
   products: [
     .library(name: "Tether", targets: ["Tether"]),

@@ -4,6 +4,8 @@ import OpenCombine
 /// Where every competitor's observer puts what it sees, so no work can be optimized away.
 final class Sink {
   var total = 0
+  /// Re-runs seen, for scenarios that wait until every expected one has happened.
+  var runs = 0
 }
 
 // MARK: - Hand-written (seed 000's binding: `didSet` + closure)
@@ -81,6 +83,7 @@ final class ObservationReRegistration {
   func register() {
     withObservationTracking {
       sink.total &+= model.value
+      sink.runs += 1
     } onChange: { [weak self] in
       Task { @MainActor in self?.register() }
     }

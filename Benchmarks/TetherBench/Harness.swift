@@ -60,9 +60,11 @@ final class Bench {
   }
 
   /// Async form, for work that needs the actor to turn (the `observe { }` re-run).
+  ///
+  /// `body(n)` performs `n` rounds of `perRound` operations each; the figure is per operation.
   func measureAsync(
     _ scenario: String, _ competitor: String, baseline: Bool = false, note: String? = nil,
-    _ body: (Int) async -> Void
+    perRound: Int = 1, _ body: (Int) async -> Void
   ) async {
     let clock = ContinuousClock()
     var n = fixedIterations ?? 16
@@ -80,7 +82,7 @@ final class Bench {
     for _ in 0..<repetitions {
       let start = clock.now
       await body(n)
-      samples.append(nanoseconds(clock.now - start) / Double(n))
+      samples.append(nanoseconds(clock.now - start) / Double(n * perRound))
     }
     record(scenario, competitor, baseline: baseline, samples: samples, unit: "ns/op", note: note)
   }

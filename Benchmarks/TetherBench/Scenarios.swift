@@ -60,6 +60,22 @@ func runS1(_ bench: Bench) {
     }
     bench.checksum &+= sink.total
   }
+  do {
+    let sink = Sink()
+    let property = MutableProperty(0)
+    bench.measure(
+      scenario, "Tether (set + re-register)", note: "the gate open on every set"
+    ) { n in
+      for i in 0..<n {
+        withObservationTracking {
+          sink.total &+= property.value
+        } onChange: {
+        }
+        property.value = i
+      }
+    }
+    bench.checksum &+= sink.total
+  }
 }
 
 @MainActor
@@ -256,63 +272,154 @@ func runS6(_ bench: Bench, count: Int = 100_000) {
   bench.checksum &+= sink.total
 }
 
-/// One change, then one re-run of the observing closure on the next turn of the main actor.
+/// What users pay for `observe { }` re-runs: 1,000 live observations, each reading its own
+/// value, all changed in one turn of the main actor, then one await; the figure is per re-run.
 ///
-/// Coalescing a synchronous burst means re-running after it, on a later turn of the actor, so
-/// every competitor pays an actor hop per change here. The first row measures that hop alone
-/// (a task per change doing no tracking) to show the floor under the others.
+/// Every set changes the value: `@Observable` does not notify a set to an equal value.
+///
+/// The baseline is Observation's own way to observe continuously: 1,000
+/// `withObservationTracking` closures, each re-registering from a task its `onChange` starts.
 @MainActor
-func runS7(_ bench: Bench) async {
-  let scenario = "S7 re-run after a change"
+func runS7(_ bench: Bench, observations count: Int = 1_000) async {
+  let scenario = "S7 re-run, \(count) changed per turn"
   do {
     let sink = Sink()
-    await bench.measureAsync(scenario, "floor: Task hop per change, no tracking") { n in
-      for i in 0..<n {
-        Task { @MainActor in sink.total &+= i }
-        await Task.yield()
+    let models = (0..<count).map { _ in ObservableModel() }
+    let observers = models.map { ObservationReRegistration(model: $0, sink: sink) }
+    await bench.measureAsync(
+      scenario, "withObservationTracking re-register", baseline: true, perRound: count
+    ) { rounds in
+      for _ in 0..<rounds {
+        let expected = sink.runs + count
+        for model in models { model.value &+= 1 }
+        while sink.runs < expected { await Task.yield() }
       }
     }
+    withExtendedLifetime(observers) {}
     bench.checksum &+= sink.total
   }
   do {
     let sink = Sink()
-    let model = ObservableModel()
-    let observer = ObservationReRegistration(model: model, sink: sink)
+    let properties = (0..<count).map { MutableProperty($0) }
+    let tokens = properties.map { property in
+      observe {
+        sink.total &+= property.value
+        sink.runs += 1
+      }
+    }
     await bench.measureAsync(
-      scenario, "withObservationTracking re-register", baseline: true
+      scenario, "Tether observe { } (Tether property)", perRound: count
+    ) { rounds in
+      for _ in 0..<rounds {
+        let expected = sink.runs + count
+        for property in properties { property.value &+= 1 }
+        while sink.runs < expected { await Task.yield() }
+      }
+    }
+    precondition(sink.runs % count == 0, "S7: a burst re-ran some observation twice")
+    tokens.forEach { $0.cancel() }
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
+    let models = (0..<count).map { _ in ObservableModel() }
+    let tokens = models.map { model in
+      observe {
+        sink.total &+= model.value
+        sink.runs += 1
+      }
+    }
+    await bench.measureAsync(
+      scenario, "Tether observe { } (@Observable)", note: "Observation wakes each one",
+      perRound: count
+    ) { rounds in
+      for _ in 0..<rounds {
+        let expected = sink.runs + count
+        for model in models { model.value &+= 1 }
+        while sink.runs < expected { await Task.yield() }
+      }
+    }
+    tokens.forEach { $0.cancel() }
+    bench.checksum &+= sink.total
+  }
+}
+
+/// 10,000 live observations, each reading its own value: the memory each one holds, and the
+/// cost of one change among them (which must re-run exactly one).
+@MainActor
+func runS10(_ bench: Bench, observations count: Int = 10_000) async {
+  let memory = "S10 bytes per observation, \(count)"
+  let change = "S10 one change, \(count) live"
+  if allocatedBytes() != nil {
+    let models = (0..<count).map { _ in ObservableModel() }
+    let properties = (0..<count).map { MutableProperty($0) }
+    func bytes(_ observe: () -> Any) -> [Double] {
+      (0..<bench.repetitions).map { _ in
+        let before = allocatedBytes() ?? 0
+        let kept = observe()
+        let after = allocatedBytes() ?? 0
+        withExtendedLifetime(kept) {}
+        return Double(after - before) / Double(count)
+      }
+    }
+    let sink = Sink()
+    bench.record(
+      memory, "withObservationTracking (one registration)", baseline: true,
+      samples: bytes {
+        for model in models {
+          withObservationTracking {
+            sink.total &+= model.value
+          } onChange: {
+          }
+        }
+        return 0
+      }, unit: "bytes", note: "held by each model's registrar")
+    bench.record(
+      memory, "Tether observe { }",
+      samples: bytes {
+        properties.map { property in observe { sink.total &+= property.value } }
+      }, unit: "bytes")
+    bench.checksum &+= sink.total
+  } else {
+    print("\(memory): skipped (needs glibc mallinfo2)")
+  }
+  do {
+    let sink = Sink()
+    let models = (0..<count).map { _ in ObservableModel() }
+    let observers = models.map { ObservationReRegistration(model: $0, sink: sink) }
+    await bench.measureAsync(
+      change, "withObservationTracking re-register", baseline: true
     ) { n in
       for i in 0..<n {
-        model.value = i
-        await Task.yield()
+        let expected = sink.runs + 1
+        models[i % count].value &+= 1
+        while sink.runs < expected { await Task.yield() }
       }
     }
-    withExtendedLifetime(observer) {}
+    withExtendedLifetime(observers) {}
     bench.checksum &+= sink.total
   }
   do {
     let sink = Sink()
-    let property = MutableProperty(0)
-    let token = observe { sink.total &+= property.value }
-    await bench.measureAsync(scenario, "Tether observe { } (Tether property)") { n in
-      for i in 0..<n {
-        property.value = i
-        await Task.yield()
+    let properties = (0..<count).map { MutableProperty($0) }
+    let tokens = properties.map { property in
+      observe {
+        sink.total &+= property.value
+        sink.runs += 1
       }
     }
-    token.cancel()
-    bench.checksum &+= sink.total
-  }
-  do {
-    let sink = Sink()
-    let model = ObservableModel()
-    let token = observe { sink.total &+= model.value }
-    await bench.measureAsync(scenario, "Tether observe { } (@Observable)") { n in
+    var changes = 0
+    let runsBefore = sink.runs
+    await bench.measureAsync(change, "Tether observe { }") { n in
       for i in 0..<n {
-        model.value = i
-        await Task.yield()
+        let expected = sink.runs + 1
+        properties[i % count].value &+= 1
+        while sink.runs < expected { await Task.yield() }
       }
+      changes += n
     }
-    token.cancel()
+    precondition(sink.runs - runsBefore == changes, "S10: a change re-ran more than one")
+    tokens.forEach { $0.cancel() }
     bench.checksum &+= sink.total
   }
 }

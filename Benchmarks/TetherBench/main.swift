@@ -36,7 +36,7 @@ while let argument = arguments.popFirst() {
       """
       usage: tether-bench [--json PATH] [--filter S1,S2,...] [--quick] [--iterations N]
         --json PATH    also write the results as JSON to PATH
-        --filter LIST  run only these scenarios (S1 to S9)
+        --filter LIST  run only these scenarios (S1 to S10)
         --quick        3 repetitions of 50 ms instead of 5 of 200 ms (smoke test, not figures)
         --iterations N exactly N operations per repetition, no calibration: fixed work for
                        `valgrind --tool=callgrind` instruction counts
@@ -83,6 +83,7 @@ if wants("S8") {
   }
 }
 if wants("S9") { runS9(bench) }
+if wants("S10") { await runS10(bench) }
 print("\nchecksum \(bench.checksum)")
 if let jsonPath {
   do {

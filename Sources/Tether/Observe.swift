@@ -13,18 +13,29 @@
 ///
 /// Semantics:
 /// - **First run is synchronous**, before `observe` returns, so the view starts correct.
-/// - **Re-runs are coalesced**: changes are not applied one by one. A burst of synchronous
-///   changes (a view model setting `isLoading` and `cells` in one method) causes one re-run,
-///   on the next turn of `isolation` (normally the main actor).
+/// - **Re-runs are coalesced per actor**: a change does not re-run `apply` at once. It marks
+///   the observation dirty, and the first change of a burst schedules one job on `isolation`
+///   (normally the main actor) that re-runs every dirty observation of that actor once. So a
+///   view model setting `isLoading` and `rows` in one method causes one re-run, and a burst that
+///   changes 1,000 properties read by 1,000 observations costs one job, not 1,000.
 /// - **Glitch-free**: because the re-run happens after the burst, and derived properties update
 ///   synchronously, a run never sees a half-updated combination (`a` new but `a.map(f)` old).
-/// - **Ends** when the returned token is cancelled or deallocated.
+/// - **Only dependents re-run**: an observation re-runs when a property its latest run read
+///   changes, and for nothing else.
+/// - **Ends** when the returned token is cancelled or deallocated; a run never starts after
+///   that.
+///
+/// Changes of `@Observable` objects reach the observation through Observation's `onChange`,
+/// which may fire on any thread: the re-run hops to `isolation` first, and is skipped if a run
+/// since then has already seen the change. Reading a Tether property inside `apply` registers
+/// it with Tether only, never with Observation too, so one change is one re-run.
 ///
 /// > Note: `apply` runs on `isolation`, the actor that called `observe`; Tether properties are
 /// > confined to it by the compiler. Setting a property that `apply` itself reads, from inside
-/// > `apply`, schedules another run: converge on a value or the observation re-runs forever.
-/// > A re-run caused only by Tether properties still re-registers with Observation; an
-/// > `@Observable` object releases earlier registrations at its next change.
+/// > `apply`, schedules another run in the next job: converge on a value or the observation
+/// > re-runs forever (without blocking the actor). A re-run caused only by Tether properties
+/// > still re-registers with Observation; an `@Observable` object releases earlier
+/// > registrations at its next change.
 ///
 /// - Parameters:
 ///   - isolation: The actor whose turns run `apply`; inferred from the caller.
@@ -35,20 +46,7 @@ public func observe(
   isolation: isolated (any Actor) = #isolation,
   _ apply: @escaping () -> Void
 ) -> ObservationToken {
-  let (wakeUps, continuation) = AsyncStream<Void>.makeStream(
-    bufferingPolicy: .bufferingNewest(1)
-  )
-  let tracker = DependencyTracker(apply: apply, wakeUp: continuation)
+  let tracker = DependencyTracker(apply: apply, queue: FlushQueue.shared(by: isolation))
   tracker.run()
-  let task = Task { [weak tracker] in
-    _ = isolation
-    for await _ in wakeUps {
-      guard let tracker, !tracker.isCancelled else { return }
-      tracker.run()
-    }
-  }
-  return ObservationToken.onCancel {
-    tracker.cancel()
-    task.cancel()
-  }
+  return TrackerToken(tracker)
 }

@@ -1,3 +1,4 @@
+import Observation
 import TetherTrackingSupport
 
 /// Observable state with a current value: read-only to the code that holds it.
@@ -50,6 +51,19 @@ public class Property<Value> {
   /// deinitialize, no source can reach the closures.
   @usableFromInline
   internal final var subscriptions: [ObservationToken] = []
+  /// This property's registrar for Apple's Observation, made by the first read of ``value``
+  /// outside Tether's own tracking (most properties never need one).
+  @usableFromInline
+  internal final var observationLink: ObservationLink?
+  /// Whether an Observation tracking may have registered this property since it last told
+  /// Observation of a change: the gate that keeps the registrar off the hot path.
+  ///
+  /// Set by every read of ``value`` outside Tether's tracking (the only way a
+  /// `withObservationTracking` can register it), cleared when a change is reported. Clearing
+  /// is exact because Observation's trackings are one-shot: reporting a change ends every
+  /// tracking that had registered the property, so until the next read nothing is watching.
+  @usableFromInline @exclusivity(unchecked)
+  internal final var mayBeObserved = false
 
   /// Creates a property whose value never changes.
   ///
@@ -87,6 +101,9 @@ public class Property<Value> {
   /// The current value.
   ///
   /// Reading it inside ``observe(isolation:_:)`` makes that observation depend on this property.
+  /// Reading it anywhere else registers it with Apple's Observation, so a SwiftUI `body`, a
+  /// UIKit `updateProperties()` or a `withObservationTracking` closure that reads it is told of
+  /// its next change (see <doc:UsingTetherWithSwiftUIAndUIKit>).
   public var value: Value {
     recordRead()
     return storage
@@ -116,8 +133,20 @@ public class Property<Value> {
   @inlinable
   internal final func update(_ newValue: Value) {
     if isModifying { modificationConflict() }
+    let link = mayBeObserved ? observationWillSet() : nil
     storage = newValue
+    link?.didSet()
     observers.send(newValue)
+  }
+
+  /// Tells Observation that the value is about to change, and closes the gate: every tracking
+  /// that registered this property ends with this change. A read made by Observation's own
+  /// callbacks opens it again.
+  @usableFromInline
+  internal final func observationWillSet() -> ObservationLink? {
+    mayBeObserved = false
+    observationLink?.willSet()
+    return observationLink
   }
 
   @usableFromInline
@@ -126,12 +155,29 @@ public class Property<Value> {
       "\(Self.self) was set from inside its own modify { }: mutate the inout value instead")
   }
 
-  /// Registers this property with the `observe { }` run on this thread, if there is one.
+  /// Registers this property with the `observe { }` run on this thread, if there is one, and
+  /// otherwise with Apple's Observation. Never both: an `observe { }` run is itself inside
+  /// `withObservationTracking`, and must re-run once per change, not twice.
   @inlinable
   internal final func recordRead() {
     if let tracker = tether_get_current_tracker() {
       DependencyTracker.recordRead(of: observers, in: tracker)
+    } else {
+      registerObservationAccess()
     }
+  }
+
+  @usableFromInline
+  internal final func registerObservationAccess() {
+    let link: ObservationLink
+    if let observationLink {
+      link = observationLink
+    } else {
+      link = ObservationLink()
+      observationLink = link
+    }
+    mayBeObserved = true
+    link.access()
   }
 
   /// Keeps `object` (a source or a token) alive as long as this property.
@@ -199,10 +245,19 @@ public final class MutableProperty<Value>: Property<Value> {
   @discardableResult
   public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     if isModifying { modificationConflict() }
+    let link = mayBeObserved ? observationWillSet() : nil
     isModifying = true
-    defer { isModifying = false }
-    let result = try body(&storage)
+    let result: Result
+    do {
+      result = try body(&storage)
+    } catch {
+      // Whatever `body` changed before throwing stays; Observation still hears of it.
+      isModifying = false
+      link?.didSet()
+      throw error
+    }
     isModifying = false
+    link?.didSet()
     observers.send(storage)
     return result
   }

@@ -187,4 +187,120 @@ private func settle() async {
     #expect(innerRuns == 2)
     _ = token
   }
+
+  // MARK: - Scheduling: one flush per actor per burst
+
+  @Test func everyBurstRerunsExactlyOnce() async {
+    let a = MutableProperty(0)
+    let doubled = a.map { $0 * 2 }
+    var runs = 0
+    let token = observe {
+      _ = a.value
+      _ = doubled.value
+      runs += 1
+    }
+    for burst in 1...4 {
+      a.value = burst
+      a.value = burst * 10
+      await expectEventually { runs >= burst + 1 }
+      await settle()
+      #expect(runs == burst + 1, "burst \(burst) re-ran \(runs - burst) times")
+    }
+    _ = token
+  }
+
+  @Test func onlyObservationsThatReadTheChangedPropertyRerun() async {
+    let properties = (0..<50).map { MutableProperty($0) }
+    var runs = [Int](repeating: 0, count: properties.count)
+    let tokens = properties.indices.map { index in
+      observe {
+        _ = properties[index].value
+        runs[index] += 1
+      }
+    }
+    properties[17].value = -1
+    await expectEventually { runs[17] == 2 }
+    await settle()
+    #expect(runs.enumerated().allSatisfy { $0.element == ($0.offset == 17 ? 2 : 1) })
+    _ = tokens
+  }
+
+  @Test func aBurstAcrossManyObservationsRerunsEachOnceInOneFlush() async {
+    let properties = (0..<1_000).map { MutableProperty($0) }
+    var runs = 0
+    let tokens = properties.map { property in
+      observe {
+        _ = property.value
+        runs += 1
+      }
+    }
+    for property in properties { property.value += 1 }
+    for property in properties { property.value += 1 }
+    // The flush was scheduled by the first change; this job is queued behind it.
+    await Task.yield()
+    #expect(runs == 2_000)
+    await settle()
+    #expect(runs == 2_000)
+    _ = tokens
+  }
+
+  @Test func aChangeDuringAFlushRunsInTheNextOne() async {
+    let count = MutableProperty(0)
+    var seen: [Int] = []
+    let token = observe {
+      seen.append(count.value)
+      if count.value < 5 { count.value += 1 }
+    }
+    await expectEventually { seen.last == 5 }
+    await settle()
+    #expect(seen == [0, 1, 2, 3, 4, 5])
+    _ = token
+  }
+
+  @Test func aDirtyObservationCancelledBeforeTheFlushDoesNotRun() async {
+    let count = MutableProperty(0)
+    var runs = 0
+    let token = observe {
+      _ = count.value
+      runs += 1
+    }
+    count.value = 1
+    token.cancel()
+    await settle()
+    #expect(runs == 1)
+    #expect(count.observerCount == 0)
+  }
+
+  @Test func observationsOnAnotherActorRerunOnThatActor() async {
+    let counter = CounterActor()
+    await counter.start()
+    await counter.bump()
+    #expect(await counter.waitForRuns(2) == 2)
+    await counter.bump()
+    #expect(await counter.waitForRuns(3) == 3)
+  }
+}
+
+/// An actor that observes its own property: re-runs must come back to it.
+private actor CounterActor {
+  private let count = MutableProperty(0)
+  private var runs = 0
+  private var token: ObservationToken?
+
+  func start() {
+    token = observe {
+      self.assertIsolated()
+      _ = self.count.value
+      self.runs += 1
+    }
+  }
+
+  func bump() {
+    count.value += 1
+  }
+
+  func waitForRuns(_ expected: Int) async -> Int {
+    for _ in 0..<1_000 where runs < expected { await Task.yield() }
+    return runs
+  }
 }

@@ -1,20 +1,51 @@
 import Observation
 import TetherTrackingSupport
 
-/// The state of one `observe { }`: what it read last time and how it is woken up.
+/// The state of one `observe { }`: what its latest run read, and whether it must run again.
+///
+/// A tracker subscribes to each Tether property its run reads with one observer entry whose
+/// only work is ``setNeedsRun()``: mark the tracker dirty and, the first time in a burst, put it
+/// on its actor's ``FlushQueue``. The queue runs every dirty tracker of the actor in one job, so
+/// an observation costs no task, no stream and no allocation per change.
+///
+/// `@unchecked Sendable`, because Observation's `onChange` callback must be `@Sendable` and
+/// may fire on any thread. Proof that no state is shared: every stored property is read and
+/// written only on `queue.isolation`. The tracker is created there (by `observe`, which is
+/// isolated to it), run there (first by `observe`, then by `FlushQueue.flush`, a job on that
+/// actor), marked dirty there (by the entries of properties confined to that actor), and
+/// cancelled there (by its token, which is not `Sendable`). The one reference that leaves the
+/// actor is the capture in Observation's `onChange`, which only posts it to the queue's locked
+/// inbox; the queue hands it back to `observationDidChange(after:)` in a job on the actor.
 @usableFromInline
-internal final class DependencyTracker {
-  private let apply: () -> Void
-  private let wakeUp: AsyncStream<Void>.Continuation
-  /// Subscriptions to the Tether properties read by the latest run, by observer list.
-  private var dependencies: [ObjectIdentifier: ObservationToken] = [:]
-  /// The lists read during the run in progress.
-  private var readsThisRun: Set<ObjectIdentifier> = []
+internal final class DependencyTracker: @unchecked Sendable {
+  /// One Tether property the latest run read: its observer list and our entry in it.
+  private struct Dependency {
+    /// Kept alive so that `id` names our entry and the list's address is never reused while
+    /// we compare by identity; the list outlives its property harmlessly.
+    let list: ObserverListBase
+    let id: UInt64
+    /// The run that last read it; dependencies not read by the latest run are dropped.
+    var lastRead: UInt64
+  }
+
+  /// The work to re-run; dropped on cancellation, with everything it captured.
+  private var apply: () -> Void
+  private let queue: FlushQueue
+  private var dependencies: ContiguousArray<Dependency> = []
+  /// Positions in `dependencies` by list, once there are too many for a linear search.
+  private var positions: [ObjectIdentifier: Int]?
+  /// Counts runs; the current run's number stamps the dependencies it reads.
+  private var runs: UInt64 = 0
+  /// Waiting in the queue for the next flush.
+  private(set) var isDirty = false
   private(set) var isCancelled = false
 
-  init(apply: @escaping () -> Void, wakeUp: AsyncStream<Void>.Continuation) {
+  /// Above this many dependencies, reads are found through `positions`.
+  private static let linearSearchLimit = 12
+
+  init(apply: @escaping () -> Void, queue: FlushQueue) {
     self.apply = apply
-    self.wakeUp = wakeUp
+    self.queue = queue
   }
 
   /// Called from ``Property/value`` while a run of this tracker is on the thread.
@@ -24,32 +55,116 @@ internal final class DependencyTracker {
   }
 
   private func record(_ list: ObserverListBase) {
-    let id = ObjectIdentifier(list)
-    guard readsThisRun.insert(id).inserted else { return }
-    // A cancelled token means the list it watched is gone and `id` may be a new list at a
-    // reused address: subscribe again.
-    if let existing = dependencies[id], !existing.isCancelled { return }
-    let wakeUp = self.wakeUp
-    dependencies[id] = list.addChangeObserver { wakeUp.yield() }
-  }
-
-  func run() {
-    guard !isCancelled else { return }
-    readsThisRun.removeAll(keepingCapacity: true)
-    let outer = tether_get_current_tracker()
-    tether_set_current_tracker(Unmanaged.passUnretained(self).toOpaque())
-    let wakeUp = self.wakeUp
-    withObservationTracking(apply, onChange: { wakeUp.yield() })
-    tether_set_current_tracker(outer)
-    if dependencies.count != readsThisRun.count {
-      dependencies = dependencies.filter { readsThisRun.contains($0.key) }
+    if isCancelled { return }
+    if let position = position(of: list) {
+      dependencies[position].lastRead = runs
+      return
+    }
+    // The entry holds this tracker unowned(unsafe): it is removed (by `prune` or `cancel`)
+    // before the tracker can be freed, since the token owns the tracker and cancels it in its
+    // `deinit`, and a queue holding a dirty tracker holds it strongly.
+    let id = list.addDependent(self)
+    dependencies.append(Dependency(list: list, id: id, lastRead: runs))
+    if positions != nil || dependencies.count > Self.linearSearchLimit {
+      positions = positions ?? [:]
+      positions?[ObjectIdentifier(list)] = dependencies.count - 1
     }
   }
 
+  private func position(of list: ObserverListBase) -> Int? {
+    if let positions { return positions[ObjectIdentifier(list)] }
+    return dependencies.firstIndex { $0.list === list }
+  }
+
+  /// A property this tracker read has changed: run again in the actor's next flush.
+  func setNeedsRun() {
+    guard !isDirty, !isCancelled else { return }
+    isDirty = true
+    queue.enqueue(self)
+  }
+
+  /// Runs `apply`, recording what it reads, then drops what it no longer reads.
+  func run() {
+    guard !isCancelled else { return }
+    isDirty = false
+    runs &+= 1
+    let run = runs
+    let outer = tether_get_current_tracker()
+    tether_set_current_tracker(Unmanaged.passUnretained(self).toOpaque())
+    withObservationTracking(apply) { [self] in
+      // Any thread, inside the model's willSet: the queue brings it back to the actor. The
+      // capture is strong: Observation keeps this closure only until the model's next change,
+      // and a cancelled tracker has already let go of `apply` and its dependencies.
+      queue.post(self, after: run)
+    }
+    tether_set_current_tracker(outer)
+    prune()
+  }
+
+  /// On the tracker's actor: an `@Observable` property read by run number `run` has changed.
+  func observationDidChange(after run: UInt64) {
+    // A later run has already seen the change (and registered again); a dirty tracker will
+    // run in the flush that is already scheduled.
+    guard run == runs, !isDirty else { return }
+    self.run()
+  }
+
+  private func prune() {
+    if isCancelled {
+      removeAll()
+      return
+    }
+    let current = runs
+    guard dependencies.contains(where: { $0.lastRead != current }) else { return }
+    for dependency in dependencies where dependency.lastRead != current {
+      dependency.list.removeObserver(id: dependency.id)
+    }
+    dependencies.removeAll { $0.lastRead != current }
+    if positions != nil {
+      positions =
+        dependencies.count > Self.linearSearchLimit
+        ? Dictionary(
+          uniqueKeysWithValues: dependencies.indices.map {
+            (ObjectIdentifier(dependencies[$0].list), $0)
+          }) : nil
+    }
+  }
+
+  private func removeAll() {
+    let removed = dependencies
+    dependencies = []
+    positions = nil
+    for dependency in removed { dependency.list.removeObserver(id: dependency.id) }
+  }
+
+  /// Ends the observation: no run starts after this.
   func cancel() {
     guard !isCancelled else { return }
     isCancelled = true
-    wakeUp.finish()
-    dependencies = [:]
+    apply = {}
+    removeAll()
+  }
+}
+
+/// The token `observe { }` returns: it owns the tracker and cancels it when it ends.
+internal final class TrackerToken: ObservationToken {
+  private let tracker: DependencyTracker
+
+  init(_ tracker: DependencyTracker) {
+    self.tracker = tracker
+    super.init(owner: nil, list: nil, id: 1)
+  }
+
+  deinit {
+    tracker.cancel()
+  }
+
+  override var isCancelled: Bool {
+    tracker.isCancelled
+  }
+
+  override func cancel() {
+    id = 0
+    tracker.cancel()
   }
 }

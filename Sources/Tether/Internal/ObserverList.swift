@@ -75,10 +75,15 @@ internal class ObserverListBase {
     return nil
   }
 
-  /// Adds an observer that is told *that* the value changed, for dependency tracking.
+  /// Adds an entry that tells `tracker` *that* the value changed.
+  ///
+  /// The entry holds the tracker `unowned(unsafe)`: the tracker removes its entries before it
+  /// can be freed (see ``DependencyTracker``).
+  ///
+  /// - Returns: The entry's id, for ``removeObserver(id:)``.
   @usableFromInline
-  func addChangeObserver(_ action: @escaping () -> Void) -> ObservationToken {
-    ObservationToken(owner: nil, list: nil, id: 0)
+  func addDependent(_ tracker: DependencyTracker) -> UInt64 {
+    preconditionFailure("ObserverListBase is abstract: only ObserverList<Value> is created")
   }
 }
 
@@ -203,8 +208,12 @@ internal final class ObserverList<Value>: ObserverListBase {
   }
 
   @usableFromInline
-  override final func addChangeObserver(_ action: @escaping () -> Void) -> ObservationToken {
-    add { _ in action() }
+  override final func addDependent(_ tracker: DependencyTracker) -> UInt64 {
+    let id = nextID
+    nextID &+= 1
+    ids.append(id)
+    actions.append { [unowned(unsafe) tracker] _ in tracker.setNeedsRun() }
+    return id
   }
 
   @inlinable
