@@ -133,10 +133,22 @@ public class Property<Value> {
   @inlinable
   internal final func update(_ newValue: Value) {
     if isModifying { modificationConflict() }
-    let link = mayBeObserved ? observationWillSet() : nil
+    // The Observation path is out of line: holding even a nil registrar reference here cost a
+    // release call per set (callgrind: +27 instructions per stage of `map.map.observe`).
+    if mayBeObserved {
+      storeReportingToObservation(newValue)
+    } else {
+      storage = newValue
+    }
+    observers.send(newValue)
+  }
+
+  /// Stores `newValue` inside Observation's willSet / didSet.
+  @usableFromInline
+  internal final func storeReportingToObservation(_ newValue: Value) {
+    let link = observationWillSet()
     storage = newValue
     link?.didSet()
-    observers.send(newValue)
   }
 
   /// Tells Observation that the value is about to change, and closes the gate: every tracking

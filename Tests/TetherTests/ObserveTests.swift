@@ -257,6 +257,36 @@ private func settle() async {
     _ = token
   }
 
+  @Test func manyDependenciesAreEachSubscribedOnceAcrossRuns() async {
+    let properties = (0..<40).map { MutableProperty($0) }
+    let useAll = MutableProperty(true)
+    var runs = 0
+    let token = observe {
+      let count = useAll.value ? properties.count : 5
+      for property in properties.prefix(count) { _ = property.value }
+      runs += 1
+    }
+    // A re-run that reads the same properties keeps its subscriptions: no list hands out a
+    // new observer id.
+    let ids = properties.map(\.observers.nextID)
+    for round in 1...3 {
+      properties[round].value += 100
+      await expectEventually { runs == round + 1 }
+      #expect(properties.allSatisfy { $0.observerCount == 1 })
+      #expect(properties.map(\.observers.nextID) == ids)
+    }
+    useAll.value = false
+    await expectEventually { runs == 5 }
+    #expect(properties.prefix(5).allSatisfy { $0.observerCount == 1 })
+    #expect(properties.dropFirst(5).allSatisfy { $0.observerCount == 0 })
+    properties[39].value = 0
+    properties[2].value = 0
+    await expectEventually { runs == 6 }
+    await settle()
+    #expect(runs == 6)
+    _ = token
+  }
+
   @Test func aDirtyObservationCancelledBeforeTheFlushDoesNotRun() async {
     let count = MutableProperty(0)
     var runs = 0

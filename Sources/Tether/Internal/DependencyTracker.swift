@@ -65,10 +65,18 @@ internal final class DependencyTracker: @unchecked Sendable {
     // `deinit`, and a queue holding a dirty tracker holds it strongly.
     let id = list.addDependent(self)
     dependencies.append(Dependency(list: list, id: id, lastRead: runs))
-    if positions != nil || dependencies.count > Self.linearSearchLimit {
-      positions = positions ?? [:]
+    if positions != nil {
       positions?[ObjectIdentifier(list)] = dependencies.count - 1
+    } else if dependencies.count > Self.linearSearchLimit {
+      indexPositions()
     }
+  }
+
+  private func indexPositions() {
+    positions = Dictionary(
+      uniqueKeysWithValues: dependencies.indices.map {
+        (ObjectIdentifier(dependencies[$0].list), $0)
+      })
   }
 
   private func position(of list: ObserverListBase) -> Int? {
@@ -121,12 +129,8 @@ internal final class DependencyTracker: @unchecked Sendable {
     }
     dependencies.removeAll { $0.lastRead != current }
     if positions != nil {
-      positions =
-        dependencies.count > Self.linearSearchLimit
-        ? Dictionary(
-          uniqueKeysWithValues: dependencies.indices.map {
-            (ObjectIdentifier(dependencies[$0].list), $0)
-          }) : nil
+      positions = nil
+      if dependencies.count > Self.linearSearchLimit { indexPositions() }
     }
   }
 
