@@ -13,13 +13,7 @@ import Testing
     let property = MutableProperty(0)
     var late: [Int] = []
     var tokens: [ObservationToken] = []
-    tokens.append(
-      property.observe {
-        if $0 == 1 {
-          property.value = 2
-          property.value = 3
-        }
-      })
+    tokens.append(property.observe(sendingTwoAndThree { property.value = $0 }))
     tokens.append(
       property.observe {
         if $0 == 1 { tokens.append(property.observe { late.append($0) }) }
@@ -34,13 +28,7 @@ import Testing
     let (signal, input) = Signal<Int>.pipe()
     var late: [Int] = []
     var tokens: [ObservationToken] = []
-    tokens.append(
-      signal.observe {
-        if $0 == 1 {
-          input.send(2)
-          input.send(3)
-        }
-      })
+    tokens.append(signal.observe(sendingTwoAndThree(input.send)))
     tokens.append(
       signal.observe {
         if $0 == 1 { tokens.append(signal.observe { late.append($0) }) }
@@ -59,13 +47,7 @@ import Testing
     var bound: [Int] = []
     let target = MutableProperty(-1)
     var tokens: [ObservationToken] = []
-    tokens.append(
-      property.observe {
-        if $0 == 1 {
-          property.value = 2
-          property.value = 3
-        }
-      })
+    tokens.append(property.observe(sendingTwoAndThree { property.value = $0 }))
     tokens.append(
       property.observe {
         guard $0 == 1 else { return }
@@ -79,6 +61,17 @@ import Testing
     #expect(mapped == [30])
     #expect(combined == [13])
     #expect(bound == [3])
+  }
+
+  /// An observer that, on receiving 1, sends 2 and then 3 through `send` (queued behind the
+  /// delivery of 1).
+  private func sendingTwoAndThree(_ send: @escaping (Int) -> Void) -> (Int) -> Void {
+    { value in
+      if value == 1 {
+        send(2)
+        send(3)
+      }
+    }
   }
 
   // MARK: - Randomized: thousands of interleavings against the reference model

@@ -12,12 +12,6 @@ private final class Model {
   var untracked = 0
 }
 
-/// Lets the actor run the re-runs that `observe { }` scheduled.
-@MainActor
-private func settle() async {
-  for _ in 0..<5 { await Task.yield() }
-}
-
 @MainActor
 @Suite struct ObserveTests {
   @Test func runsSynchronouslyFirst() {
@@ -51,7 +45,7 @@ private func settle() async {
     cells.value = ["a", "b"]
     isLoading.value = false
     await expectEventually { runs >= 2 }
-    await settle()
+    await settleObservations()
     #expect(runs == 2)
     _ = token
   }
@@ -63,7 +57,7 @@ private func settle() async {
     let token = observe { pairs.append("\(a.value),\(doubled.value)") }
     for value in 2...5 { a.value = value }
     await expectEventually { pairs.count >= 2 }
-    await settle()
+    await settleObservations()
     #expect(pairs == ["1,2", "5,10"])
     #expect(
       pairs.allSatisfy { pair in
@@ -80,10 +74,10 @@ private func settle() async {
     model.firstName = "Grace"
     model.lastName = "Hopper"
     await expectEventually { names.count >= 2 }
-    await settle()
+    await settleObservations()
     #expect(names == ["Ada Lovelace", "Grace Hopper"])
     model.untracked += 1
-    await settle()
+    await settleObservations()
     #expect(names == ["Ada Lovelace", "Grace Hopper"])
     _ = token
   }
@@ -96,7 +90,7 @@ private func settle() async {
     model.firstName = "Grace"
     suffix.value = "?"
     await expectEventually { seen.count >= 2 }
-    await settle()
+    await settleObservations()
     #expect(seen == ["Ada!", "Grace?"])
     model.lastName = "x"
     _ = token
@@ -112,7 +106,7 @@ private func settle() async {
     await expectEventually { seen == ["a", "b"] }
     #expect(a.observerCount == 0)
     a.value = "a2"
-    await settle()
+    await settleObservations()
     #expect(seen == ["a", "b"])
     b.value = "b2"
     await expectEventually { seen == ["a", "b", "b2"] }
@@ -131,7 +125,7 @@ private func settle() async {
     token.cancel()
     count.value = 1
     model.firstName = "x"
-    await settle()
+    await settleObservations()
     #expect(runs == 1)
     #expect(count.observerCount == 0)
   }
@@ -147,7 +141,7 @@ private func settle() async {
       _ = token
     }
     count.value = 1
-    await settle()
+    await settleObservations()
     #expect(runs == 1)
     #expect(count.observerCount == 0)
   }
@@ -158,7 +152,7 @@ private func settle() async {
     let token = observe { runs += 1 }
     _ = a.value
     a.value = 1
-    await settle()
+    await settleObservations()
     #expect(runs == 1)
     #expect(a.observerCount == 0)
     _ = token
@@ -182,7 +176,7 @@ private func settle() async {
     }
     inner.value = 1
     await expectEventually { innerRuns == 2 }
-    await settle()
+    await settleObservations()
     #expect(outerRuns == 1)
     #expect(innerRuns == 2)
     _ = token
@@ -203,7 +197,7 @@ private func settle() async {
       a.value = burst
       a.value = burst * 10
       await expectEventually { runs >= burst + 1 }
-      await settle()
+      await settleObservations()
       #expect(runs == burst + 1, "burst \(burst) re-ran \(runs - burst) times")
     }
     _ = token
@@ -220,7 +214,7 @@ private func settle() async {
     }
     properties[17].value = -1
     await expectEventually { runs[17] == 2 }
-    await settle()
+    await settleObservations()
     #expect(runs.enumerated().allSatisfy { $0.element == ($0.offset == 17 ? 2 : 1) })
     _ = tokens
   }
@@ -239,7 +233,7 @@ private func settle() async {
     // The flush was scheduled by the first change; this job is queued behind it.
     await Task.yield()
     #expect(runs == 2_000)
-    await settle()
+    await settleObservations()
     #expect(runs == 2_000)
     _ = tokens
   }
@@ -252,7 +246,7 @@ private func settle() async {
       if count.value < 5 { count.value += 1 }
     }
     await expectEventually { seen.last == 5 }
-    await settle()
+    await settleObservations()
     #expect(seen == [0, 1, 2, 3, 4, 5])
     _ = token
   }
@@ -282,7 +276,7 @@ private func settle() async {
     properties[39].value = 0
     properties[2].value = 0
     await expectEventually { runs == 6 }
-    await settle()
+    await settleObservations()
     #expect(runs == 6)
     _ = token
   }
@@ -296,7 +290,7 @@ private func settle() async {
     }
     count.value = 1
     token.cancel()
-    await settle()
+    await settleObservations()
     #expect(runs == 1)
     #expect(count.observerCount == 0)
   }
