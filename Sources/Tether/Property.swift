@@ -154,7 +154,7 @@ public class Property<Value> {
   /// Tells Observation that the value is about to change, and closes the gate: every tracking
   /// that registered this property ends with this change. A read made by Observation's own
   /// callbacks opens it again.
-  @usableFromInline
+  @usableFromInline @discardableResult
   internal final func observationWillSet() -> ObservationLink? {
     mayBeObserved = false
     observationLink?.willSet()
@@ -251,25 +251,30 @@ public final class MutableProperty<Value>: Property<Value> {
   ///
   /// - Parameter body: Mutates the value in place. It must not set this property (that stops
   ///   the program with a message naming the mistake); reading it sees the value as modified
-  ///   so far.
+  ///   so far. If it throws, what it changed before throwing stays and is delivered, then the
+  ///   error is rethrown.
   /// - Returns: Whatever `body` returns.
   @inlinable
   @discardableResult
   public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     if isModifying { modificationConflict() }
-    let link = mayBeObserved ? observationWillSet() : nil
+    // A flag, not the registrar reference: see `update(_:)`.
+    let reportsToObservation = mayBeObserved
+    if reportsToObservation { observationWillSet() }
     isModifying = true
     let result: Result
     do {
       result = try body(&storage)
     } catch {
-      // Whatever `body` changed before throwing stays; Observation still hears of it.
+      // Whatever `body` changed before throwing stays, so observers hear of it: a view must
+      // never show a value the property no longer holds.
       isModifying = false
-      link?.didSet()
+      if reportsToObservation { observationLink?.didSet() }
+      observers.send(storage)
       throw error
     }
     isModifying = false
-    link?.didSet()
+    if reportsToObservation { observationLink?.didSet() }
     observers.send(storage)
     return result
   }

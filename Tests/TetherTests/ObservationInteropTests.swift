@@ -79,6 +79,25 @@ private final class Model {
     #expect(probe.changes == 1)
   }
 
+  @Test func aThrowingModifyKeepsAndDeliversWhatItChanged() {
+    struct Stop: Error {}
+    let property = MutableProperty([1])
+    var delivered: [[Int]] = []
+    let token = property.observe { delivered.append($0) }
+    let probe = TrackingProbe()
+    probe.track { _ = property.value }
+    #expect(throws: Stop.self) {
+      try property.modify {
+        $0.append(2)
+        throw Stop()
+      }
+    }
+    #expect(property.value == [1, 2])
+    #expect(delivered == [[1], [1, 2]])
+    #expect(probe.changes == 1)
+    _ = token
+  }
+
   @Test func derivedPropertiesRegister() {
     let a = MutableProperty(1)
     let b = MutableProperty(10)
