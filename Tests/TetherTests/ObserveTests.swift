@@ -1,4 +1,5 @@
 import Observation
+import Synchronization
 import Testing
 import TetherTesting
 
@@ -281,6 +282,28 @@ private final class Model {
     _ = token
   }
 
+  @Test func anObservableChangedOnAnotherThreadRerunsOnTheObservationsActor() async {
+    let model = ThreadSafeModel()
+    var seen: [Int] = []
+    let token = observe {
+      MainActor.assertIsolated()
+      seen.append(model.count)
+    }
+    // Observation calls onChange on the writing thread; the re-run must come back here.
+    await Task.detached { model.count = 1 }.value
+    await expectEventually { seen == [0, 1] }
+    await Task.detached {
+      model.count = 2
+      model.count = 3
+    }.value
+    await expectEventually { seen.last == 3 }
+    await settleObservations()
+    // The main actor is free while the other thread writes, so a re-run may fall between the
+    // two writes; what must never happen is a missed value at the end or a repeated run.
+    #expect(seen == [0, 1, 3] || seen == [0, 1, 2, 3])
+    _ = token
+  }
+
   @Test func aDirtyObservationCancelledBeforeTheFlushDoesNotRun() async {
     let count = MutableProperty(0)
     var runs = 0
@@ -302,6 +325,23 @@ private final class Model {
     #expect(await counter.waitForRuns(2) == 2)
     await counter.bump()
     #expect(await counter.waitForRuns(3) == 3)
+  }
+}
+
+/// A model written from other threads. Its one stored value is guarded by a `Mutex`, so
+/// reading and writing it from any thread is safe; Observation's registrar is thread-safe too.
+@Observable
+private final class ThreadSafeModel: Sendable {
+  @ObservationIgnored private let storage = Mutex(0)
+
+  var count: Int {
+    get {
+      access(keyPath: \.count)
+      return storage.withLock { $0 }
+    }
+    set {
+      withMutation(keyPath: \.count) { storage.withLock { $0 = newValue } }
+    }
   }
 }
 
