@@ -78,9 +78,6 @@ public struct BundledProfileService: ProfileService {
         followers: 0, following: 0),
     ].map { ($0.login, $0) })
 
-  /// The login the showcase opens first.
-  public static let defaultLogin = "octocat"
-
   /// Creates the service.
   public init() {}
 

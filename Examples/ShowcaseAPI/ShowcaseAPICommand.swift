@@ -9,7 +9,9 @@ struct ShowcaseAPICommand: AsyncParsableCommand {
     commandName: "showcase-api",
     abstract: "Serve the Tether examples' data over HTTP on 127.0.0.1.",
     discussion: """
-      Routes: GET /v1/photos?feature=popular&page=N (500px v1 format), GET /health.
+      Routes:
+      \(ShowcaseServer.routes.map { "  \($0.pattern)\n      \($0.summary)" }.joined(separator: "\n"))
+
       Faults for demos and tests: --latency, --fail-rate, --fail-status, --fail-mode.
       """)
 

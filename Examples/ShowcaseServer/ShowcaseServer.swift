@@ -12,15 +12,42 @@ import ServiceLifecycle
 
 /// The HTTP server behind `showcase-api`: the examples' bundled data in their wire formats.
 ///
-/// Routes:
-/// - `GET /v1/photos?feature=popular&page=N` — the Gallery, in the 500px v1 format.
-/// - `GET /courses` — the Courses, `[{"name", "number_of_lessons", …}]`.
-/// - `GET /users/{login}` — a Profile, in the GitHub users format (404 for unknown logins).
-/// - `GET /articles` — the Articles, as seed 003's dictionaries.
-/// - `GET /user` — the Entry's next user, `{"name": …}`.
-/// - `GET /thumbnails/{name}.pgm` — an article thumbnail, binary PGM.
-/// - `GET /health` — `ok`, for scripts waiting for the server.
+/// Its routes are listed, once, in ``routes``.
 public enum ShowcaseServer {
+  /// One route the server answers: how to call it, what it returns, and a path that answers
+  /// 200 (tests request every one, so this list cannot drift from the router).
+  public struct Route: Sendable {
+    /// The method and path pattern, e.g. `GET /users/{login}`.
+    public let pattern: String
+    /// What the route returns.
+    public let summary: String
+    /// A concrete path, with its query, that the bundled data answers with 200.
+    public let example: String
+  }
+
+  /// Every route, in the order `showcase-api --help` lists them.
+  public static let routes: [Route] = [
+    Route(
+      pattern: "GET /v1/photos?feature=popular&page=N",
+      summary: "the Gallery, in the 500px v1 format", example: "/v1/photos?feature=popular&page=2"),
+    Route(
+      pattern: "GET /courses", summary: "the Courses: [{name, number_of_lessons, ...}]",
+      example: "/courses"),
+    Route(
+      pattern: "GET /users/{login}",
+      summary: "a Profile, in the GitHub users format (404 for unknown logins)",
+      example: "/users/octocat"),
+    Route(
+      pattern: "GET /articles", summary: "the Articles, as seed 003's dictionaries",
+      example: "/articles"),
+    Route(pattern: "GET /user", summary: "the Entry's next user: {name}", example: "/user"),
+    Route(
+      pattern: "GET /thumbnails/{name}.pgm", summary: "an article thumbnail, binary PGM",
+      example: "/thumbnails/mvvm.pgm"),
+    Route(
+      pattern: "GET /health", summary: "ok, for scripts waiting for the server", example: "/health"),
+  ]
+
   /// Builds the router serving every example's data, with `faults` applied to data routes.
   ///
   /// - Parameter faults: The faults to inject.

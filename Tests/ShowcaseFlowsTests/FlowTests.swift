@@ -66,14 +66,13 @@ private func home(of navigator: RecordingNavigator) -> HomeViewModel? {
     let list = try #require(navigator.topScreen?.viewModel(as: PhotoListViewModel.self))
     await list.viewDidLoad()
     let index = try #require(BundledPhotoService.page(1).photos.firstIndex { $0.forSale })
-    await withLeakTracking { leaks in
+    try await withLeakTracking { leaks in
       list.userPressed(at: index)
       navigator.assertEvents([.push(BundledPhotoService.page(1).photos[index].name)])
       #expect(navigator.alert == nil)
-      if let detail = navigator.topScreen?.viewModel(as: PhotoDetailViewModel.self) {
-        leaks.track(detail)
-        #expect(detail.photo == BundledPhotoService.page(1).photos[index])
-      }
+      let detail = try #require(navigator.topScreen?.viewModel(as: PhotoDetailViewModel.self))
+      leaks.track(detail)
+      #expect(detail.photo == BundledPhotoService.page(1).photos[index])
       navigator.pop()
     }
   }

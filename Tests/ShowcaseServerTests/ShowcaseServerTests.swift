@@ -26,6 +26,16 @@ import TetherTesting
     }
   }
 
+  @Test(arguments: ShowcaseServer.routes.map(\.example))
+  func everyListedRouteAnswers(path: String) async throws {
+    try await withShowcaseServer { url in
+      let target = try #require(URL(string: url.absoluteString + path))
+      let (data, response) = try await URLSession.shared.data(for: URLRequest(url: target))
+      #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(path)")
+      #expect(!data.isEmpty, "\(path)")
+    }
+  }
+
   @Test func wireFormatIs500pxJSON() async throws {
     try await withShowcaseServer { url in
       let request = URLRequest(url: url.appendingPathComponent("v1/photos"))

@@ -123,9 +123,18 @@ private struct Item: Identifiable, Equatable {
     let navigator = navigator()
     navigator.setRoot(Screen(viewModel: Model(), title: "单诗涵 国家大剧院 北京"))
     navigator.present(Alert(title: "A", message: "B"))
-    for (width, height) in [(0, 0), (1, 1), (3, 2), (10, 3)] {
-      let canvas = navigator.render(width: width, height: height)
-      #expect(canvas.width == width)
+    // A wide title is cut with "…", never split in half; the open alert wins the screen.
+    let expected: [(width: Int, height: Int, text: String)] = [
+      (0, 0, ""),
+      (1, 1, "…"),
+      (3, 2, " …\n───"),
+      (10, 3, "┌─ A ────┐\n│ [ OK … │\n└────────┘"),
+    ]
+    for (width, height, text) in expected {
+      let rendered = navigator.render(width: width, height: height).text
+      #expect(rendered == text, "\(width)x\(height)")
+      let lines = rendered.split(separator: "\n", omittingEmptySubsequences: false)
+      #expect(lines.allSatisfy { DisplayWidth.of($0) <= width }, "\(width)x\(height)")
     }
   }
 }

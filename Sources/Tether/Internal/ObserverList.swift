@@ -8,8 +8,8 @@
 /// write inside this file; observer closures are called only after the access that loaded them
 /// has ended, and removed closures and queued values are released only after their access has
 /// ended (they are moved out first). No access to these fields is ever open while user code
-/// runs. `Property.storage` keeps its checks, because `modify { }` runs user code inside an
-/// `inout` access to it.
+/// runs. `Property.storage` is unchecked as well; `modify { }`, the one place that runs user
+/// code inside an access to it, guards against writes with `isModifying` instead.
 @usableFromInline
 internal class ObserverListBase {
   /// The property or signal that owns this list through a `let`. Not counted, to avoid a
