@@ -1,4 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
+// 6.2: the examples and tests use isolated conformances (`@MainActor Protocol`).
 
 import PackageDescription
 
@@ -8,6 +9,10 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// The library alone: what adopters depend on. It resolves only swift-clocks (for the test
+/// kit's virtual time) and that package's own dependencies. The example apps, their servers and
+/// the benchmarks live in `Examples/Package.swift` and `Benchmarks/Package.swift`, which depend
+/// on this package by path, so their dependencies never reach an adopter.
 let package = Package(
   name: "Tether",
   // Observation (`observe { }`, Observation-visible properties) and Synchronization's `Mutex`
@@ -24,27 +29,11 @@ let package = Package(
     .library(name: "TetherFlow", targets: ["TetherFlow"]),
     .library(name: "TetherTerminal", targets: ["TetherTerminal"]),
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
-    .library(name: "Gallery", targets: ["Gallery"]),
-    .library(name: "Courses", targets: ["Courses"]),
-    .library(name: "Profile", targets: ["Profile"]),
-    .library(name: "Articles", targets: ["Articles"]),
-    .library(name: "Entry", targets: ["Entry"]),
-    .executable(name: "showcase", targets: ["showcase"]),
-    .executable(name: "showcase-api", targets: ["showcase-api"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
-    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-    .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1")
   ],
   targets: [
-    // MARK: - Library
-
     .target(
       name: "Tether",
       dependencies: ["TetherTrackingSupport"],
@@ -54,13 +43,13 @@ let package = Package(
       name: "TetherTrackingSupport"
     ),
     .target(
-      name: "TetherTerminal",
-      dependencies: ["Tether", "TetherFlow"],
+      name: "TetherFlow",
+      dependencies: ["Tether"],
       swiftSettings: swiftSettings
     ),
     .target(
-      name: "TetherFlow",
-      dependencies: ["Tether"],
+      name: "TetherTerminal",
+      dependencies: ["Tether", "TetherFlow"],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -73,115 +62,7 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
-    // MARK: - Examples
-
-    .target(
-      name: "ExampleSupport",
-      path: "Examples/ExampleSupport",
-      swiftSettings: swiftSettings
-    ),
-    .target(
-      name: "Gallery",
-      dependencies: ["Tether", "ExampleSupport"],
-      path: "Examples/Gallery",
-      swiftSettings: swiftSettings
-    ),
-
-    .target(
-      name: "Courses",
-      dependencies: ["Tether", "ExampleSupport"],
-      path: "Examples/Courses",
-      swiftSettings: swiftSettings
-    ),
-    .target(
-      name: "Profile",
-      dependencies: ["Tether", "ExampleSupport"],
-      path: "Examples/Profile",
-      swiftSettings: swiftSettings
-    ),
-    .target(
-      name: "Articles",
-      dependencies: ["Tether", "ExampleSupport"],
-      path: "Examples/Articles",
-      swiftSettings: swiftSettings
-    ),
-    .target(
-      name: "Entry",
-      dependencies: ["Tether", "ExampleSupport"],
-      path: "Examples/Entry",
-      swiftSettings: swiftSettings
-    ),
-    .target(
-      name: "ShowcaseFlows",
-      dependencies: ["Tether", "TetherFlow", "Gallery", "Courses", "Profile", "Articles", "Entry"],
-      path: "Examples/ShowcaseFlows",
-      swiftSettings: swiftSettings
-    ),
-    .target(
-      name: "ShowcaseViews",
-      dependencies: [
-        "ShowcaseFlows", "TetherTerminal", "Tether", "TetherFlow", "Gallery", "Courses", "Profile",
-        "Articles", "Entry",
-      ],
-      path: "Examples/ShowcaseViews",
-      swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-      name: "showcase",
-      dependencies: [
-        "ShowcaseViews", "ShowcaseFlows", "TetherTerminal",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "Examples/Showcase",
-      swiftSettings: swiftSettings
-    ),
-    .target(
-      name: "ShowcaseServer",
-      dependencies: [
-        "Gallery",
-        "Courses",
-        "Profile",
-        "Articles",
-        "Entry",
-        "ExampleSupport",
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-      ],
-      path: "Examples/ShowcaseServer",
-      swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-      name: "showcase-api",
-      dependencies: [
-        "ShowcaseServer",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "Examples/ShowcaseAPI",
-      swiftSettings: swiftSettings
-    ),
-
-    // MARK: - Benchmarks
-
-    .executableTarget(
-      name: "tether-bench",
-      dependencies: [
-        "Tether",
-        "Gallery",
-        "ExampleSupport",
-        "BenchmarkAllocator",
-        .product(name: "OpenCombine", package: "OpenCombine"),
-      ],
-      path: "Benchmarks/TetherBench",
-      swiftSettings: swiftSettings
-    ),
-    .target(
-      name: "BenchmarkAllocator",
-      path: "Benchmarks/BenchmarkAllocator"
-    ),
-
-    // MARK: - Tests
+    // MARK: - Tests (also run, through symbolic links, by `swift test --package-path Examples`)
 
     .testTarget(
       name: "TetherTests",
@@ -193,52 +74,13 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "TetherFlowTests",
+      dependencies: ["TetherFlow", "TetherTesting"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "TetherTerminalTests",
-      dependencies: ["TetherTerminal"],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "GalleryTests",
-      dependencies: ["Gallery", "ExampleSupport", "TetherTesting"],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "ExamplesTests",
-      dependencies: ["Courses", "Profile", "Articles", "Entry", "ExampleSupport", "TetherTesting"],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "ShowcaseFlowsTests",
-      dependencies: [
-        "ShowcaseFlows", "TetherFlow", "TetherTesting", "Gallery", "Courses", "Profile", "Articles",
-        "Entry",
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "ShowcaseTests",
-      dependencies: [
-        "ShowcaseViews", "ShowcaseFlows", "TetherTerminal", "TetherTesting", "Gallery", "Courses",
-        "Profile", "Articles", "Entry", "ExampleSupport",
-        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-      ],
-      exclude: ["__Snapshots__"],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "ShowcaseServerTests",
-      dependencies: [
-        "ShowcaseServer",
-        "Gallery",
-        "Courses",
-        "Profile",
-        "Articles",
-        "Entry",
-        "ExampleSupport",
-        "TetherTesting",
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
+      dependencies: ["TetherTerminal", "TetherFlow", "TetherTesting"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,8 +1,8 @@
 import Foundation
 
 // tether-bench: Tether side by side with hand-written closures, OpenCombine and Observation,
-// in one process. Run with `swift run -c release tether-bench [--json PATH] [--filter S1,S3]
-// [--quick]`.
+// in one process. Run with
+// `swift run --package-path Benchmarks -c release tether-bench [--json PATH] [--filter S1,S3] [--quick]`.
 
 var arguments = CommandLine.arguments.dropFirst()
 var jsonPath: String?

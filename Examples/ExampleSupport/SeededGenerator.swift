@@ -1,5 +1,8 @@
 /// A small seedable random number generator (SplitMix64), so the bundled catalogs are the same
 /// on every machine and every run.
+///
+/// The test kit has the same algorithm as `SeededRandomNumberGenerator`; the examples keep
+/// their own because the showcase binaries must not link the test kit (it links Testing).
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
   private var state: UInt64
 

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import ShowcaseFlows
-import ShowcaseViews
+import ShowcaseTerminal
+import TetherFlow
 import TetherTerminal
 
 /// `showcase`: the five seed apps in one terminal app.
@@ -17,6 +18,11 @@ struct ShowcaseCommand: AsyncParsableCommand {
 
   @Option(help: "Use this server's data instead of the embedded data, e.g. http://127.0.0.1:8080.")
   var api: String?
+
+  @Option(
+    name: .customLong("open"),
+    help: "Start on the screen at this path, e.g. /gallery/photo/230200400 or /entry.")
+  var path: String?
 
   func validate() throws {
     if let api {
@@ -38,11 +44,17 @@ struct ShowcaseCommand: AsyncParsableCommand {
     let services: ShowcaseServices =
       if let api, let url = URL(string: api) { .http(baseURL: url) } else { .bundled() }
     let session = try TerminalSession()
-    let navigator = TerminalNavigator { screen, _ in
-      ShowcaseViewFactory.makeView(for: screen, tick: session.tick)
+    let stack = NavigationStack<ShowcaseDestination>()
+    let navigator = TerminalNavigator(stack: stack) { screen in
+      ShowcaseViews.makeView(for: screen, tick: session.tick)
     }
     let flow = MainFlowController(services: services)
-    flow.startFlow(on: navigator)
+    if let path {
+      // A path that names no screen lands on the nearest one, with an alert saying so.
+      Task { await flow.open(ScreenPath(parsing: path), on: stack) }
+    } else {
+      flow.startFlow(on: stack)
+    }
     do {
       try await session.run(navigator: navigator)
     } catch {

@@ -1,25 +1,5 @@
 import Tether
 
-/// The five seed apps the showcase offers.
-public enum ShowcaseApp: String, CaseIterable, Sendable {
-  case gallery = "Gallery"
-  case courses = "Courses"
-  case profile = "Profile"
-  case articles = "Articles"
-  case entry = "Entry"
-
-  /// One line saying what the app shows.
-  public var summary: String {
-    switch self {
-    case .gallery: "500px popular photos: closures become properties (seed 000)"
-    case .courses: "Read-only cell outputs; the parent creates the child (seed 001)"
-    case .profile: "Three ways to bind a profile header, side by side (seed 002)"
-    case .articles: "One screen, two sources, a thumbnail that arrives later (seed 003)"
-    case .entry: "Fetch, select, greet: navigation in a flow controller (seed 004)"
-    }
-  }
-}
-
 /// The home menu: one row per app.
 @MainActor
 public final class HomeViewModel {
@@ -37,9 +17,9 @@ public final class HomeViewModel {
   public let title = "Tether showcase"
   /// The rows, in menu order.
   public let rows: Property<[Row]>
-  private let selectionPipe = Signal<ShowcaseApp>.pipe()
+  private let routePipe = Signal<ShowcaseApp>.pipe()
   /// The app the user chose, for the main flow.
-  public var selection: Signal<ShowcaseApp> { selectionPipe.output }
+  public var route: Signal<ShowcaseApp> { routePipe.output }
 
   /// Creates the menu.
   public init() {
@@ -52,6 +32,6 @@ public final class HomeViewModel {
   /// - Parameter index: The chosen row.
   public func userSelected(row index: Int) {
     guard ShowcaseApp.allCases.indices.contains(index) else { return }
-    selectionPipe.input.send(ShowcaseApp.allCases[index])
+    routePipe.input.send(ShowcaseApp.allCases[index])
   }
 }

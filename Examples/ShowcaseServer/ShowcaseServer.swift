@@ -31,6 +31,13 @@ public enum ShowcaseServer {
       pattern: "GET /v1/photos?feature=popular&page=N",
       summary: "the Gallery, in the 500px v1 format", example: "/v1/photos?feature=popular&page=2"),
     Route(
+      pattern: "GET /v1/photos/{id}",
+      summary: "one Gallery photo, {\"photo\": {...}} (404 for unknown ids)",
+      example: "/v1/photos/230200400"),
+    Route(
+      pattern: "GET /images/photos/{id}.png", summary: "a Gallery photo's picture, PNG",
+      example: "/images/photos/230200400.png"),
+    Route(
       pattern: "GET /courses", summary: "the Courses: [{name, number_of_lessons, ...}]",
       example: "/courses"),
     Route(
@@ -55,8 +62,9 @@ public enum ShowcaseServer {
   public static func makeRouter(faults: FaultInjection = .none) -> Router<BasicRequestContext> {
     let router = Router()
     router.get("health") { _, _ in "ok" }
-    router.get("v1/photos") { request, _ -> Response in
-      if let failure = await injectFaults(faults) { return failure }
+    // Every data route goes through the fault injection; /health never does.
+    let data = router.group().add(middleware: FaultInjectionMiddleware(faults: faults))
+    data.get("v1/photos") { request, _ -> Response in
       let feature = request.uri.queryParameters["feature"].map(String.init) ?? "popular"
       guard feature == "popular" else {
         return errorResponse(.badRequest, "unknown feature '\(feature)'; this server has 'popular'")
@@ -67,20 +75,35 @@ public enum ShowcaseServer {
       }
       return try jsonResponse(BundledPhotoService.page(page))
     }
-    router.get("courses") { _, _ -> Response in
-      if let failure = await injectFaults(faults) { return failure }
+    data.get("v1/photos/:id") { _, context -> Response in
+      let text = context.parameters.get("id") ?? ""
+      guard let id = Int(text), let photo = BundledPhotoService.photo(id: id) else {
+        return errorResponse(.notFound, "no photo '\(text)'")
+      }
+      return try jsonResponse(["photo": photo])
+    }
+    data.get("images/photos/:file") { request, _ -> Response in
+      guard let id = PhotoImage.photoID(inPath: request.uri.path),
+        BundledPhotoService.photo(id: id) != nil
+      else {
+        return errorResponse(.notFound, "pictures are /images/photos/<id>.png for catalog ids")
+      }
+      return Response(
+        status: .ok,
+        headers: [.contentType: "image/png", .cacheControl: "public, max-age=86400"],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: PhotoImage(photoID: id).png())))
+    }
+    data.get("courses") { _, _ -> Response in
       return try jsonResponse(BundledCourseService.catalog)
     }
-    router.get("users/:login") { _, context -> Response in
-      if let failure = await injectFaults(faults) { return failure }
+    data.get("users/:login") { _, context -> Response in
       let login = context.parameters.get("login") ?? ""
       guard let profile = BundledProfileService.profiles[login] else {
         return errorResponse(.notFound, "no user '\(login)'")
       }
       return try jsonResponse(profile)
     }
-    router.get("articles") { _, _ -> Response in
-      if let failure = await injectFaults(faults) { return failure }
+    data.get("articles") { _, _ -> Response in
       let dictionaries = BundledArticleService.records.map { record -> [String: JSONValue] in
         switch record {
         case .model(let article): article.dictionary
@@ -90,12 +113,10 @@ public enum ShowcaseServer {
       return try jsonResponse(dictionaries)
     }
     let users = BundledUserFetcher()
-    router.get("user") { _, _ -> Response in
-      if let failure = await injectFaults(faults) { return failure }
+    data.get("user") { _, _ -> Response in
       return try jsonResponse(try await users.fetchUser())
     }
-    router.get("thumbnails/:name") { _, context -> Response in
-      if let failure = await injectFaults(faults) { return failure }
+    data.get("thumbnails/:name") { _, context -> Response in
       let name = context.parameters.get("name") ?? ""
       guard name.hasSuffix(".pgm"), name.count > 4 else {
         return errorResponse(.notFound, "thumbnails are named <name>.pgm")
@@ -132,37 +153,14 @@ public enum ShowcaseServer {
       logger: logger)
   }
 
-  private static func injectFaults(_ faults: FaultInjection) async -> Response? {
-    if faults.latency > .zero { try? await Task.sleep(for: faults.latency) }
-    var random = SystemRandomNumberGenerator()
-    guard faults.shouldFail(using: &random) else { return nil }
-    switch faults.mode {
-    case .status:
-      let status = HTTPResponse.Status(code: faults.failStatus)
-      return errorResponse(status, "injected failure (\(faults.failStatus))")
-    case .malformed:
-      return Response(
-        status: .ok, headers: [.contentType: "application/json"],
-        body: ResponseBody(
-          byteBuffer: ByteBuffer(string: #"{"current_page": 1, "photos": [{"id": "#)))
-    case .close:
-      // Headers go out, then the body fails: the server drops the connection mid-response.
-      return Response(
-        status: .ok, headers: [.contentType: "application/json"],
-        body: ResponseBody { _ in throw InjectedDisconnect() })
-    }
-  }
-
-  private struct InjectedDisconnect: Error {}
-
-  private static func jsonResponse(_ value: some Encodable) throws -> Response {
+  static func jsonResponse(_ value: some Encodable) throws -> Response {
     let data = try JSONEncoder().encode(value)
     return Response(
       status: .ok, headers: [.contentType: "application/json"],
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
   }
 
-  private static func errorResponse(_ status: HTTPResponse.Status, _ message: String) -> Response {
+  static func errorResponse(_ status: HTTPResponse.Status, _ message: String) -> Response {
     let body = (try? JSONEncoder().encode(["error": message])) ?? Data()
     return Response(
       status: status, headers: [.contentType: "application/json"],

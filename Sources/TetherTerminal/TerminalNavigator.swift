@@ -1,76 +1,54 @@
 import Tether
 import TetherFlow
 
-/// The terminal ``Navigator``: a stack of screens drawn one at a time under a title bar, and a
-/// modal alert over them.
+/// Renders a ``NavigationStack`` in a terminal: the top screen's view under a title bar, and
+/// the stack's alert over it. It holds no navigation state of its own: it keeps one view per
+/// screen on the stack, made by the view factory when the screen first appears and dropped
+/// when the screen leaves.
 ///
 /// Keys go to the alert first (Enter or Esc dismisses it), then to the top screen's view, then
 /// to navigation: Esc, Backspace or ← goes back, `q` or Ctrl-C quits.
 @MainActor
-public final class TerminalNavigator: Navigator {
-  /// Builds the view for a screen (from its view model's type).
-  public typealias ViewFactory = @MainActor (Screen, TerminalNavigator) -> any TerminalView
-
-  /// The alert shown, if any.
-  public let alert = MutableProperty<Alert?>(nil)
-  /// The titles of the screens on the stack, root first (for status and tests).
-  public let titles = MutableProperty<[String]>([])
+public final class TerminalNavigator {
   /// Called when the user asks to quit.
   public var onQuit: () -> Void = {}
 
-  private let makeView: ViewFactory
-  private var stack: [(screen: Screen, view: any TerminalView)] = []
+  private let stack: any TerminalStack
+  private var views: [ObjectIdentifier: any TerminalView] = [:]
+  private var lifetime = Lifetime()
 
-  /// Creates a navigator.
+  /// Creates a navigator that renders `stack`.
   ///
-  /// - Parameter makeView: Builds each pushed screen's view.
-  public init(makeView: @escaping ViewFactory) {
-    self.makeView = makeView
+  /// - Parameters:
+  ///   - stack: The navigation state to render.
+  ///   - makeView: Builds the view for a screen; a switch over the app's destinations.
+  public init<Destination>(
+    stack: NavigationStack<Destination>,
+    makeView: @escaping @MainActor (Screen<Destination>) -> any TerminalView
+  ) {
+    self.stack = StackAdapter(stack: stack, makeView: makeView)
+    // Keep one view per screen shown; a screen's view appears once, when it is first shown.
+    stack.screens.observe { [weak self] screens in
+      self?.sync(ids: screens.map { ObjectIdentifier($0) })
+    }
+    .store(in: lifetime)
   }
 
-  /// The screen on top, if any.
-  public var topScreen: Screen? { stack.last?.screen }
-
-  /// Replaces the stack with `screen`.
-  public func setRoot(_ screen: Screen) {
-    stack = []
-    show(screen)
-  }
-
-  /// Shows `screen` on top.
-  public func push(_ screen: Screen) {
-    show(screen)
-  }
-
-  /// Goes back one screen; the root stays.
-  public func pop() {
-    guard stack.count > 1 else { return }
-    stack.removeLast()
-    titles.value = stack.map(\.screen.title)
-  }
-
-  /// Shows `alert` over the screen.
-  public func present(_ alert: Alert) {
-    self.alert.value = alert
-  }
-
-  /// Removes the alert.
-  public func dismissAlert() {
-    if alert.value != nil { alert.value = nil }
-  }
+  /// The title of the screen on top, if any.
+  public var topTitle: String? { stack.titles.last }
 
   /// Routes one key: alert, then the top view, then navigation.
   ///
   /// - Parameter key: The key the user pressed.
   public func handle(_ key: Key) {
-    if alert.value != nil {
-      if key == .enter || key == .escape { dismissAlert() }
+    if stack.alert != nil {
+      if key == .enter || key == .escape { stack.dismissAlert() }
       if key == .control("c") { onQuit() }
       return
     }
-    if let view = stack.last?.view, view.handle(key) { return }
+    if let id = stack.topID, let view = views[id], view.handle(key) { return }
     switch key {
-    case .escape, .backspace, .left: pop()
+    case .escape, .backspace, .left: stack.pop()
     case .character("q"), .control("c"): onQuit()
     default: break
     }
@@ -84,28 +62,62 @@ public final class TerminalNavigator: Navigator {
   ///   - height: Rows.
   /// - Returns: The frame.
   public func render(width: Int, height: Int) -> Canvas {
-    let titles = self.titles.value  // tracked: a push or pop redraws
+    let titles = stack.titles  // tracked: a push or pop redraws
+    let alert = stack.alert
     var canvas = Canvas(width: width, height: height)
-    guard let top = stack.last, canvas.width > 0, canvas.height > 0 else { return canvas }
+    guard let id = stack.topID, let view = views[id], let title = titles.last,
+      canvas.width > 0, canvas.height > 0
+    else { return canvas }
     let hint = titles.count > 1 ? "Esc back · q quit" : "q quit"
-    let header = Header(title: top.screen.title, hint: hint)
-    header.draw(
+    Header(title: title, hint: hint).draw(
       in: &canvas, frame: Rect(x: 0, y: 0, width: canvas.width, height: min(2, canvas.height)))
     if canvas.height > 2 {
-      top.view.draw(
+      view.draw(
         in: &canvas, frame: Rect(x: 1, y: 2, width: canvas.width - 2, height: canvas.height - 2))
     }
-    if let alert = alert.value {
-      AlertBox(title: alert.title, message: alert.message, dismissTitle: alert.dismissTitle)
-        .draw(in: &canvas, frame: Rect(x: 0, y: 0, width: canvas.width, height: canvas.height))
+    if let alert {
+      AlertBox(alert).draw(
+        in: &canvas, frame: Rect(x: 0, y: 0, width: canvas.width, height: canvas.height))
     }
     return canvas
   }
 
-  private func show(_ screen: Screen) {
-    let view = makeView(screen, self)
-    stack.append((screen, view))
-    titles.value = stack.map(\.screen.title)
-    view.didAppear()
+  private func sync(ids: [ObjectIdentifier]) {
+    let shown = Set(ids)
+    views = views.filter { shown.contains($0.key) }
+    for id in ids where views[id] == nil {
+      guard let view = stack.makeView(for: id) else { continue }
+      views[id] = view
+      view.didAppear()
+    }
   }
+}
+
+/// The parts of a `NavigationStack<Destination>` the terminal needs, without its type
+/// parameter.
+@MainActor
+private protocol TerminalStack {
+  var titles: [String] { get }
+  var topID: ObjectIdentifier? { get }
+  var alert: Alert? { get }
+  func makeView(for id: ObjectIdentifier) -> (any TerminalView)?
+  func pop()
+  func dismissAlert()
+}
+
+@MainActor
+private struct StackAdapter<Destination>: TerminalStack {
+  let stack: NavigationStack<Destination>
+  let makeView: @MainActor (Screen<Destination>) -> any TerminalView
+
+  var titles: [String] { stack.screens.value.map(\.title) }
+  var topID: ObjectIdentifier? { stack.topScreen.map { ObjectIdentifier($0) } }
+  var alert: Alert? { stack.alert.value }
+
+  func makeView(for id: ObjectIdentifier) -> (any TerminalView)? {
+    stack.screens.value.first { ObjectIdentifier($0) == id }.map(makeView)
+  }
+
+  func pop() { stack.pop() }
+  func dismissAlert() { stack.dismissAlert() }
 }

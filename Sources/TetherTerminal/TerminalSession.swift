@@ -3,8 +3,12 @@ import Tether
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
 #elseif canImport(Darwin)
   import Darwin
+#else
+  #error("TetherTerminal needs a POSIX terminal API (Glibc, Musl or Darwin).")
 #endif
 
 /// Why a terminal app could not start.
@@ -201,7 +205,7 @@ public final class TerminalSession {
     guard !text.isEmpty else { return }
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+      let written = bytes.withUnsafeBytes { posixWrite(STDOUT_FILENO, $0.baseAddress, $0.count) }
       if written < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         return
@@ -217,4 +221,10 @@ public final class TerminalSession {
     else { return (80, 24) }
     return (Int(size.ws_col), Int(size.ws_row))
   }
+}
+
+/// POSIX `write(2)`, named apart from ``TerminalSession``'s own `write(_:)`; the C library
+/// module is whichever the platform block at the top of this file imported.
+private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(descriptor, buffer, count)
 }

@@ -1,19 +1,20 @@
 import Testing
 import TetherFlow
 
-/// A ``Navigator`` that records what flows ask of it, for asserting navigation without UI:
+/// A ``Navigator`` that records what flows ask of it, on top of a real ``NavigationStack``:
 ///
 /// ```swift
-/// let navigator = RecordingNavigator()
+/// let navigator = RecordingNavigator<ShowcaseDestination>()
 /// MainFlowController(services: .bundled()).startFlow(on: navigator)
 /// homeViewModel.userSelected(row: 0)
 /// navigator.assertEvents([.setRoot("Tether showcase"), .push("Popular")])
+/// #expect(navigator.stack.path.value.description == "/gallery")
 /// ```
 ///
-/// It keeps a real stack, so popping releases screens (and the flows they own) exactly as a
-/// view layer would: leak-track them to prove it.
+/// Every request goes on to ``stack``, so popping releases screens (and the flows they own)
+/// exactly as a view layer would: leak-track them to prove it.
 @MainActor
-public final class RecordingNavigator: Navigator {
+public final class RecordingNavigator<Destination>: Navigator {
   /// One navigation request.
   public enum Event: Equatable, Sendable, CustomStringConvertible {
     /// `setRoot` with the screen's title.
@@ -33,53 +34,61 @@ public final class RecordingNavigator: Navigator {
       case .setRoot(let title): "setRoot(\(title))"
       case .push(let title): "push(\(title))"
       case .pop: "pop"
-      case .present(let alert): "present(\(alert.title): \(alert.message))"
+      case .present(let alert): "present(\(alert))"
       case .dismissAlert: "dismissAlert"
       }
     }
   }
 
+  /// The state the requests built: what a view layer would render.
+  public let stack: NavigationStack<Destination>
   /// Every request, oldest first.
   public private(set) var events: [Event] = []
+
+  /// Creates a navigator over `stack`.
+  ///
+  /// - Parameter stack: The stack requests go on to; a new one by default.
+  public init(stack: NavigationStack<Destination> = NavigationStack()) {
+    self.stack = stack
+  }
+
   /// The screens shown, root first.
-  public private(set) var stack: [Screen] = []
-  /// The alert shown, if any.
-  public private(set) var alert: Alert?
-
-  /// Creates an empty navigator.
-  public init() {}
-
+  public var screens: [Screen<Destination>] { stack.screens.value }
   /// The screen on top, if any.
-  public var topScreen: Screen? { stack.last }
+  public var topScreen: Screen<Destination>? { stack.topScreen }
+  /// The alert shown, if any.
+  public var alert: Alert? { stack.alert.value }
+  /// The stack's path as text, such as `/gallery/photo/230200335`.
+  public var path: String { stack.path.value.description }
 
   /// Records the request and makes `screen` the only one.
-  public func setRoot(_ screen: Screen) {
+  public func setRoot(_ screen: Screen<Destination>) {
     events.append(.setRoot(screen.title))
-    stack = [screen]
+    stack.setRoot(screen)
   }
 
   /// Records the request and puts `screen` on top.
-  public func push(_ screen: Screen) {
+  public func push(_ screen: Screen<Destination>) {
     events.append(.push(screen.title))
-    stack.append(screen)
+    stack.push(screen)
   }
 
   /// Records the request and removes the top screen unless it is the root.
   public func pop() {
     events.append(.pop)
-    if stack.count > 1 { stack.removeLast() }
+    stack.pop()
   }
 
   /// Records the request and shows `alert`.
   public func present(_ alert: Alert) {
     events.append(.present(alert))
-    self.alert = alert
+    stack.present(alert)
   }
 
   /// Records the request and removes the alert.
   public func dismissAlert() {
     events.append(.dismissAlert)
-    alert = nil
+    stack.dismissAlert()
   }
 
   /// Forgets the recorded events (the stack stays).

@@ -1,6 +1,7 @@
 import Testing
 import Tether
 import TetherFlow
+import TetherTesting
 
 @testable import TetherTerminal
 
@@ -22,6 +23,21 @@ private struct Item: Identifiable, Equatable {
     let list = makeList(rows)
     rows.value = (0..<20).map { Item(id: $0, name: "row \($0)") }
     #expect(list.selection.value == 0)
+  }
+
+  @Test func theViewModelHearsOfEveryMoveOfTheSelectionKeysAndDiffsAlike() {
+    let rows = MutableProperty((0..<5).map { Item(id: $0, name: "row \($0)") })
+    var heard: [Int] = []
+    let list = ListView(
+      rows: rows, format: { item, _ in [item.name] }, onSelectionChange: { heard.append($0) },
+      onChoose: { _ in })
+    _ = list.handle(.down)
+    _ = list.handle(.down)  // row 2, by keys
+    rows.value.insert(Item(id: 10, name: "new"), at: 0)  // row 2 is now at index 3, by a diff
+    rows.value[1].name = "renamed"  // an update above it moves nothing
+    rows.value.removeLast()  // a removal below it moves nothing
+    #expect(heard == [1, 2, 3])
+    #expect(list.selection.value == 3)
   }
 
   @Test func selectionFollowsItsRowThroughInsertionsRemovalsAndMoves() {
@@ -76,53 +92,81 @@ private struct Item: Identifiable, Equatable {
 @Suite struct TerminalNavigatorTests {
   final class Model {}
 
-  private func navigator() -> TerminalNavigator {
-    TerminalNavigator { screen, _ in Label("body of \(screen.title)") }
+  private func navigator() -> (NavigationStack<Model>, TerminalNavigator) {
+    let stack = NavigationStack<Model>()
+    return (stack, TerminalNavigator(stack: stack) { screen in Label("body of \(screen.title)") })
   }
 
   @Test func drawsTheTopScreenUnderItsTitleBar() {
-    let navigator = navigator()
-    navigator.setRoot(Screen(viewModel: Model(), title: "Home"))
-    navigator.push(Screen(viewModel: Model(), title: "Detail"))
+    let (stack, navigator) = navigator()
+    stack.setRoot(Screen(Model(), title: "Home"))
+    stack.push(Screen(Model(), title: "Detail"))
     let text = navigator.render(width: 40, height: 6).text
     #expect(text.hasPrefix(" Detail"))
     #expect(text.contains("Esc back · q quit"))
     #expect(text.contains("body of Detail"))
+    #expect(navigator.topTitle == "Detail")
   }
 
   @Test func backKeysPopButNeverTheRoot() {
-    let navigator = navigator()
-    navigator.setRoot(Screen(viewModel: Model(), title: "Home"))
+    let (stack, navigator) = navigator()
+    stack.setRoot(Screen(Model(), title: "Home"))
     for key in [Key.escape, .backspace, .left] {
-      navigator.push(Screen(viewModel: Model(), title: "Detail"))
+      stack.push(Screen(Model(), title: "Detail"))
       navigator.handle(key)
-      #expect(navigator.titles.value == ["Home"])
+      #expect(stack.screens.value.map(\.title) == ["Home"])
     }
     navigator.handle(.escape)
-    #expect(navigator.titles.value == ["Home"])
+    #expect(stack.screens.value.map(\.title) == ["Home"])
+  }
+
+  @Test func eachScreenAppearsOnceAndItsViewIsDroppedWhenItLeaves() async {
+    final class Probe: TerminalView {
+      var appearances = 0
+      func draw(in canvas: inout Canvas, frame: Rect) {}
+      func didAppear() { appearances += 1 }
+    }
+    let stack = NavigationStack<Model>()
+    var made: [String: Probe] = [:]
+    let navigator = TerminalNavigator(stack: stack) { screen in
+      let probe = Probe()
+      made[screen.title] = probe
+      return probe
+    }
+    stack.setRoot(Screen(Model(), title: "Home"))
+    stack.push(Screen(Model(), title: "Detail"))
+    stack.pop()
+    #expect(made["Home"]?.appearances == 1)
+    #expect(made["Detail"]?.appearances == 1)
+    // The navigator dropped the popped screen's view: only the factory's copy is left.
+    await withLeakTracking { leaks in
+      if let detail = made.removeValue(forKey: "Detail") { leaks.track(detail) }
+    }
+    _ = navigator
   }
 
   @Test func alertIsModalAndEnterDismissesIt() {
-    let navigator = navigator()
+    let (stack, navigator) = navigator()
     var quit = false
     navigator.onQuit = { quit = true }
-    navigator.setRoot(Screen(viewModel: Model(), title: "Home"))
-    navigator.present(Alert(title: "Not for sale", message: "This item is not for sale"))
+    stack.setRoot(Screen(Model(), title: "Home"))
+    stack.present(Alert(title: "Not for sale", message: "This item is not for sale"))
     let text = navigator.render(width: 60, height: 12).text
     #expect(text.contains("Not for sale"))
     #expect(text.contains("This item is not for sale"))
+    #expect(text.contains("[ OK (Enter) ]"))
     navigator.handle(.character("q"))
     #expect(quit == false)
     navigator.handle(.enter)
-    #expect(navigator.alert.value == nil)
+    #expect(stack.alert.value == nil)
     navigator.handle(.character("q"))
     #expect(quit)
   }
 
   @Test func tinyTerminalsDrawWhatFits() {
-    let navigator = navigator()
-    navigator.setRoot(Screen(viewModel: Model(), title: "单诗涵 国家大剧院 北京"))
-    navigator.present(Alert(title: "A", message: "B"))
+    let (stack, navigator) = navigator()
+    stack.setRoot(Screen(Model(), title: "单诗涵 国家大剧院 北京"))
+    stack.present(Alert(title: "A", message: "B"))
     // A wide title is cut with "…", never split in half; the open alert wins the screen.
     let expected: [(width: Int, height: Int, text: String)] = [
       (0, 0, ""),

@@ -1,4 +1,5 @@
 import Testing
+import TetherTesting
 
 @testable import Tether
 
@@ -166,7 +167,7 @@ final class Script {
   }
 
   private func react(observer id: Int, to value: Int) {
-    var random = SplitMix64(
+    var random = SeededRandomNumberGenerator(
       seed: seed &* 0x9E37_79B9 ^ UInt64(id) &* 0x85EB_CA6B ^ UInt64(received[id].count) << 32
         ^ UInt64(value))
     for _ in 0..<Int(random.next() % 3) {

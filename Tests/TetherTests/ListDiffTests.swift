@@ -1,4 +1,5 @@
 import Testing
+import TetherTesting
 
 @testable import Tether
 
@@ -85,7 +86,7 @@ private func rows(_ ids: [Int], title: String = "t") -> [Row] {
   /// 10,000 random pairs (fixed seed): deletions, insertions, reorders and updates mixed, and
   /// applying each diff to the old list must give exactly the new one.
   @Test func randomizedDiffsApplyToTheNewList() throws {
-    var generator = SplitMix64(seed: 0x7E7E_7E7E)
+    var generator = SeededRandomNumberGenerator(seed: 0x7E7E_7E7E)
     var nextID = 0
     for round in 0..<10_000 {
       let oldCount = Int.random(in: 0...40, using: &generator)

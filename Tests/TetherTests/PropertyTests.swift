@@ -210,7 +210,7 @@ import TetherTesting
 
   @Test func manyObserversSubscribeAndCancelInAnyOrder() {
     let property = MutableProperty(0)
-    var generator = SplitMix64(seed: 7)
+    var generator = SeededRandomNumberGenerator(seed: 7)
     var tokens: [ObservationToken] = []
     var count = 0
     for _ in 0..<2_000 {

@@ -18,6 +18,26 @@ public struct BundledPhotoService: PhotoService {
     Self.page(page)
   }
 
+  /// The catalog's photo with `id`.
+  public func photo(id: Int) async throws(ServiceError) -> Photo {
+    guard let photo = Self.photo(id: id) else { throw .unexpectedStatus(404) }
+    return photo
+  }
+
+  /// The catalog's photo with `id`, or `nil`.
+  ///
+  /// - Parameter id: The photo's id.
+  /// - Returns: The photo.
+  public static func photo(id: Int) -> Photo? {
+    // Ids step down by 7 from the first photo's: the index is arithmetic, not a search.
+    let offset = firstID - id
+    guard offset >= 0, offset % idStep == 0, offset / idStep < catalog.count else { return nil }
+    return catalog[offset / idStep]
+  }
+
+  private static let firstID = 230_200_400
+  private static let idStep = 7
+
   /// The catalog's page `number`, synchronously (for servers and benchmarks).
   ///
   /// - Parameter number: The page number, starting at 1. Out-of-range numbers give an empty page.
@@ -44,13 +64,13 @@ public struct BundledPhotoService: PhotoService {
       time = time.addingTimeInterval(-Double(20 + random.next() % 90))
       let width = 2_000 + Int(random.next() % 4_000)
       return Photo(
-        id: 230_200_400 - index * 7,
+        id: firstID - index * idStep,
         name: random.pick(titles) ?? "Untitled",
         description: random.pick(descriptions) ?? nil,
         camera: random.pick(cameras) ?? nil,
         createdAt: time,
         createdAtUTCOffset: random.pick(offsets) ?? 0,
-        imageURL: "https://img.example.org/photo/\(230_200_400 - index * 7)/w=280_h=280.jpg",
+        imageURL: PhotoImage.path(forPhotoID: firstID - index * idStep),
         forSale: random.next() % 3 == 0,
         width: width,
         height: width * (2 + Int(random.next() % 3)) / 4,

@@ -25,4 +25,14 @@ public struct HTTPPhotoService: PhotoService {
       ],
       as: PhotoPage.self)
   }
+
+  /// Fetches one photo: `GET {base}/v1/photos/:id`, answered as `{"photo": {…}}`.
+  public func photo(id: Int) async throws(ServiceError) -> Photo {
+    try await client.get("/v1/photos/\(id)", as: SinglePhoto.self).photo
+  }
+}
+
+/// The 500px v1 answer for one photo: `{"photo": {…}}`.
+struct SinglePhoto: Codable, Sendable {
+  var photo: Photo
 }

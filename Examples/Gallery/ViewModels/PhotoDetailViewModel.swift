@@ -24,6 +24,17 @@ public final class PhotoDetailViewModel {
   public let availabilityText = "For sale"
   /// The image's address.
   public let imageURL: String
+  /// The upload date and the availability on one line.
+  public let availabilityLine: String
+  /// The size and rating on one line, whichever are known.
+  public let detailsLine: String
+  /// A small copy of the picture, for views that draw pixels themselves (a terminal's shaded
+  /// cells); `nil` when the picture is not one the catalog draws.
+  public let preview: PhotoImage?
+  /// The preview's size in pixels.
+  public static let previewWidth = 48
+  /// The preview's size in pixels.
+  public static let previewHeight = 16
 
   /// Formats `photo` for the detail screen.
   ///
@@ -46,5 +57,11 @@ public final class PhotoDetailViewModel {
     }
     ratingText = photo.rating.map { String(format: "Rating %.1f", $0) }
     imageURL = photo.imageURL
+    availabilityLine = "\(dateText) · \(availabilityText)"
+    detailsLine = [sizeText, ratingText].compactMap { $0 }.joined(separator: " · ")
+    // The bundled catalog's pictures are drawn from the id; any other URL has no preview here.
+    preview =
+      PhotoImage.photoID(inPath: photo.imageURL) == photo.id
+      ? PhotoImage(photoID: photo.id, width: Self.previewWidth, height: Self.previewHeight) : nil
   }
 }

@@ -15,6 +15,8 @@ public struct PhotoListCellViewModel: Identifiable, Equatable, Hashable, Sendabl
   public let imageURL: String
   /// Whether selecting the row opens the detail screen.
   public let isForSale: Bool
+  /// The row's second line: the date, then the description when there is one.
+  public let subtitleText: String
 
   /// Formats `photo` for a row.
   ///
@@ -31,31 +33,6 @@ public struct PhotoListCellViewModel: Identifiable, Equatable, Hashable, Sendabl
     dateText = dates.string(from: photo.createdAt)
     imageURL = photo.imageURL
     isForSale = photo.forSale
-  }
-}
-
-/// The gallery's `yyyy-MM-dd` date format in one time zone.
-///
-/// One value formats every row: seed 000 created a `DateFormatter` per cell, which is the slow
-/// part of building a page (benchmark S9 measures it).
-public struct PhotoDateFormat: Sendable {
-  /// The time zone dates are shown in.
-  public let timeZone: TimeZone
-  private let style: Date.ISO8601FormatStyle
-
-  /// Creates the format for `timeZone`.
-  ///
-  /// - Parameter timeZone: The zone to show dates in; the user's own by default.
-  public init(timeZone: TimeZone = .current) {
-    self.timeZone = timeZone
-    style = Date.ISO8601FormatStyle(timeZone: timeZone).year().month().day().dateSeparator(.dash)
-  }
-
-  /// `date` as `yyyy-MM-dd` in ``timeZone``.
-  ///
-  /// - Parameter date: The instant to format.
-  /// - Returns: The calendar date, e.g. `2017-10-01`.
-  public func string(from date: Date) -> String {
-    date.formatted(style)
+    subtitleText = [dateText, descriptionText].filter { !$0.isEmpty }.joined(separator: " · ")
   }
 }

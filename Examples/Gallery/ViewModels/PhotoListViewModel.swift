@@ -15,44 +15,65 @@ import Tether
 /// ```
 @MainActor
 public final class PhotoListViewModel {
-  /// Where the list sends the user.
+  /// Where the list leads.
   public enum Route {
-    /// Show the detail screen of a for-sale photo.
+    /// The detail of a for-sale photo.
     case detail(PhotoDetailViewModel)
+  }
+
+  /// An alert the list asks its flow to show: a typed value, so nobody compares messages.
+  public enum Alert: Equatable, Sendable {
+    /// The photo the user chose is not for sale (seed 000).
+    case notForSale(photoName: String)
+
+    /// The alert's title.
+    public var title: String {
+      switch self {
+      case .notForSale: "Not for sale"
+      }
+    }
+
+    /// The alert's message.
+    public var message: String {
+      switch self {
+      case .notForSale: PhotoListViewModel.notForSaleMessage
+      }
+    }
   }
 
   /// The screen's title.
   public let title = "Popular"
-  /// The alert shown for a photo that is not for sale (seed 000's text).
-  public static let notForSaleMessage = "This item is not for sale"
-  /// Shown instead of the list when the feed has no photos.
+  /// Seed 000's message for a photo that is not for sale.
+  public nonisolated static let notForSaleMessage = "This item is not for sale"
+  /// The message shown when the first page has no photos.
   public static let emptyMessage = "No photos yet"
 
-  private let _isLoading = MutableProperty(false)
-  /// Whether the first page is loading (initial load or refresh): show a spinner.
-  public var isLoading: Property<Bool> { _isLoading }
-  private let _isLoadingNextPage = MutableProperty(false)
-  /// Whether a further page is loading: show a row at the end of the list.
-  public var isLoadingNextPage: Property<Bool> { _isLoadingNextPage }
-  private let _cells = MutableProperty<[PhotoListCellViewModel]>([])
-  /// The rows, in order.
-  public var cells: Property<[PhotoListCellViewModel]> { _cells }
-  /// The number of rows (seed 000's `numberOfCells`).
+  private let firstPage = LoadCycle()
+  private let nextPage = LoadCycle()
+  /// Whether the first page is loading (the full-screen spinner).
+  public let isLoading: Property<Bool>
+  /// Whether a further page is loading (the footer spinner).
+  public let isLoadingNextPage: Property<Bool>
+  private let _rows = MutableProperty<[PhotoListCellViewModel]>([])
+  /// One row per photo, in order.
+  public var rows: Property<[PhotoListCellViewModel]> { _rows }
+  /// Seed 000's `numberOfCells`.
   public let numberOfCells: Property<Int>
-  private let _errorMessage = MutableProperty<String?>(nil)
-  /// The last load's failure, for an error state with a retry action; `nil` when none.
-  public var errorMessage: Property<String?> { _errorMessage }
+  /// Why the last load failed, or `nil`.
+  public let errorMessage: Property<String?>
   private let _emptyStateMessage = MutableProperty<String?>(nil)
-  /// ``emptyMessage`` when a load succeeded with no photos; `nil` otherwise.
+  /// The message for an empty list, or `nil`.
   public var emptyStateMessage: Property<String?> { _emptyStateMessage }
   private let _canLoadMore = MutableProperty(false)
-  /// Whether pages remain after the last one loaded.
+  /// Whether the server has more pages.
   public var canLoadMore: Property<Bool> { _canLoadMore }
-  private let alertPipe = Signal<String>.pipe()
-  /// One-shot alerts, such as "This item is not for sale".
-  public var alertMessage: Signal<String> { alertPipe.output }
+  /// A line about the list: "30 photos", or "Loading more photos…" while a page loads.
+  public let statusText: Property<String>
+  private let alertPipe = Signal<Alert>.pipe()
+  /// Alerts to show (seed 000's "not for sale").
+  public var alert: Signal<Alert> { alertPipe.output }
   private let routePipe = Signal<Route>.pipe()
-  /// Navigation requests, handled by the flow controller.
+  /// Where to go: a for-sale photo's detail.
   public var route: Signal<Route> { routePipe.output }
 
   private enum Request {
@@ -64,7 +85,6 @@ public final class PhotoListViewModel {
   private var photos: [Photo] = []
   private var loadedIDs: Set<Int> = []
   private var lastPage: PhotoPage?
-  /// Bumped by each first-page load, so a slower next-page result cannot land after a refresh.
   private var generation = 0
   private var failedRequest: Request?
 
@@ -72,11 +92,19 @@ public final class PhotoListViewModel {
   ///
   /// - Parameters:
   ///   - service: Where photos come from.
-  ///   - timeZone: The zone dates are shown in; the user's own by default.
+  ///   - timeZone: The time zone dates are shown in.
   public init(service: any PhotoService, timeZone: TimeZone = .current) {
+    isLoading = firstPage.isLoading
+    isLoadingNextPage = nextPage.isLoading
     self.service = service
     dates = PhotoDateFormat(timeZone: timeZone)
-    numberOfCells = _cells.map(\.count)
+    numberOfCells = _rows.map(\.count)
+    errorMessage = firstPage.errorMessage.combineLatest(with: nextPage.errorMessage)
+      .map { first, next in first ?? next }.skipRepeats()
+    statusText = nextPage.isLoading.combineLatest(with: numberOfCells).map { loading, count in
+      if loading { return "Loading more photos…" }
+      return count == 1 ? "1 photo" : "\(count) photos"
+    }.skipRepeats()
   }
 
   /// The screen appeared: load the first page.
@@ -84,108 +112,102 @@ public final class PhotoListViewModel {
     await loadFirstPage()
   }
 
-  /// The user asked for fresh data: reload from the first page.
-  public func refreshRequested() async {
-    await loadFirstPage()
-  }
-
-  /// The user chose "retry" on the error state: repeat the request that failed.
-  public func retryRequested() async {
+  /// The user asked to load again: retry the request that failed, or refresh from the first
+  /// page when nothing failed.
+  public func reloadRequested() async {
     switch failedRequest {
-    case .firstPage: await loadFirstPage()
+    case .firstPage, nil: await loadFirstPage()
     case .nextPage: await loadNextPage()
-    case nil: break
     }
   }
 
-  /// The user's selection or scroll position reached row `index`: near the end, load the next
-  /// page.
+  /// The selection reached row `index`: near the end, load the next page.
   ///
-  /// - Parameter index: The row the user reached.
+  /// - Parameter index: The selected row.
   public func userReached(row index: Int) async {
     guard index >= photos.count - 1 else { return }
     await loadNextPage()
   }
 
-  /// The user pressed row `index`: a for-sale photo opens its detail screen, any other shows
-  /// "This item is not for sale" (seed 000). Indices outside the list are ignored.
+  /// The user chose row `index`: a for-sale photo routes to its detail, any other alerts.
   ///
-  /// - Parameter index: The pressed row.
-  public func userPressed(at index: Int) {
+  /// - Parameter index: The chosen row; rows outside the list are ignored.
+  public func userSelected(row index: Int) {
     guard photos.indices.contains(index) else { return }
-    let photo = photos[index]
+    open(photos[index])
+  }
+
+  /// A link asked for the photo with `id`: fetch it (it need not be on a loaded page) and
+  /// open it as a chosen row would be.
+  ///
+  /// - Parameter id: The photo's id.
+  /// - Throws: The ``ServiceError`` that kept the photo from loading.
+  public func openRequested(id: Int) async throws(ServiceError) {
+    open(try await service.photo(id: id))
+  }
+
+  /// Seed 000's `getCellViewModel(at:)`.
+  ///
+  /// - Parameter index: The row.
+  /// - Returns: The row's view model, or `nil` outside the list.
+  public func cellViewModel(at index: Int) -> PhotoListCellViewModel? {
+    let rows = _rows.value
+    return rows.indices.contains(index) ? rows[index] : nil
+  }
+
+  private func open(_ photo: Photo) {
     if photo.forSale {
       routePipe.input.send(.detail(PhotoDetailViewModel(photo: photo, dates: dates)))
     } else {
-      alertPipe.input.send(Self.notForSaleMessage)
+      alertPipe.input.send(.notForSale(photoName: photo.name))
     }
   }
 
-  /// The row at `index`, or `nil` outside the list (seed 000's `getCellViewModel(at:)`).
-  ///
-  /// - Parameter index: The row.
-  /// - Returns: Its view model.
-  public func cellViewModel(at index: Int) -> PhotoListCellViewModel? {
-    let cells = _cells.value
-    return cells.indices.contains(index) ? cells[index] : nil
-  }
-
   private func loadFirstPage() async {
-    guard !_isLoading.value else { return }
     generation += 1
-    set(_errorMessage, to: nil)
-    _isLoading.value = true
-    do {
+    nextPage.clearError()
+    await firstPage.run { () async throws(ServiceError) in
+      failedRequest = .firstPage
       let page = try await service.popularPhotos(page: 1)
       photos = []
       loadedIDs = []
       append(page)
       set(_emptyStateMessage, to: photos.isEmpty ? Self.emptyMessage : nil)
       failedRequest = nil
-    } catch {
-      failedRequest = .firstPage
-      _errorMessage.value = error.userMessage
     }
-    // First-page loads never overlap (the guard above), so this result always lands.
-    _isLoading.value = false
   }
 
   private func loadNextPage() async {
-    guard !_isLoading.value, !_isLoadingNextPage.value, let lastPage, lastPage.hasNextPage
-    else { return }
+    guard !firstPage.isLoading.value, let lastPage, lastPage.hasNextPage else { return }
     let current = generation
-    set(_errorMessage, to: nil)
-    _isLoadingNextPage.value = true
-    do {
-      let page = try await service.popularPhotos(page: lastPage.currentPage + 1)
-      if current == generation {
+    await nextPage.run { () async throws(ServiceError) in
+      do throws(ServiceError) {
+        let page = try await service.popularPhotos(page: lastPage.currentPage + 1)
+        guard current == generation else { return }
         append(page)
         failedRequest = nil
-      }
-    } catch {
-      if current == generation {
+      } catch {
+        // A refresh started meanwhile: this page belongs to the old list.
+        guard current == generation else { return }
         failedRequest = .nextPage
-        _errorMessage.value = error.userMessage
+        throw error
       }
     }
-    _isLoadingNextPage.value = false
   }
 
-  /// Publishes `value` only if it differs, so views are not redrawn for nothing.
   private func set<Value: Equatable>(_ property: MutableProperty<Value>, to value: Value) {
     if property.value != value { property.value = value }
   }
 
-  /// Adds a page's photos that are not already shown (a live feed shifts between requests).
   private func append(_ page: PhotoPage) {
     let fresh = page.photos.filter { loadedIDs.insert($0.id).inserted }
     photos += fresh
     lastPage = page
     set(_canLoadMore, to: page.hasNextPage)
     if photos.count == fresh.count {
-      _cells.value = fresh.map { PhotoListCellViewModel(photo: $0, dates: dates) }
+      _rows.value = fresh.map { PhotoListCellViewModel(photo: $0, dates: dates) }
     } else {
-      _cells.modify { $0 += fresh.map { PhotoListCellViewModel(photo: $0, dates: dates) } }
+      _rows.modify { $0 += fresh.map { PhotoListCellViewModel(photo: $0, dates: dates) } }
     }
   }
 }

@@ -1,4 +1,5 @@
 import Tether
+import TetherFlow
 
 /// A scrolling list with a selection, bound to a property of identifiable rows.
 ///
@@ -26,7 +27,8 @@ public final class ListView<Row: Identifiable & Equatable>: TerminalView {
   ///   - rows: The rows.
   ///   - rowHeight: Lines per row.
   ///   - format: A row's lines at a width (at most `rowHeight`).
-  ///   - onSelectionChange: Called with the new index when the selection moves.
+  ///   - onSelectionChange: Called with the new index whenever the selection moves: by a key,
+  ///     or because a change of the rows moved the selected row.
   ///   - onChoose: Called with the index when the user presses Enter.
   public init(
     rows: Property<[Row]>, rowHeight: Int = 1, format: @escaping (Row, Int) -> [String],
@@ -110,7 +112,10 @@ public final class ListView<Row: Identifiable & Equatable>: TerminalView {
     guard !diff.isEmpty else { return }
     guard hadSelectedRow else {
       // Nothing was selected (the list was empty): start at the top.
-      if selection.value != 0 { selection.value = 0 }
+      if selection.value != 0 {
+        selection.value = 0
+        onSelectionChange(0)
+      }
       return
     }
     var index = old
@@ -131,31 +136,29 @@ public final class ListView<Row: Identifiable & Equatable>: TerminalView {
       index = position
     }
     let clamped = min(max(0, index), max(0, newRows.count - 1))
-    if clamped != selection.value { selection.value = clamped }
+    guard clamped != selection.value else { return }
+    // The view model hears of every move, the user's or a diff's, so what it knows of the
+    // selection (paging, for one) never goes stale.
+    selection.value = clamped
+    onSelectionChange(clamped)
   }
 }
 
 /// A modal box with a title, a message and a dismiss hint, drawn over the screen.
 @MainActor
 public final class AlertBox {
-  private let title: String
-  private let message: String
-  private let dismissTitle: String
+  private let alert: Alert
 
   /// Creates a box.
   ///
-  /// - Parameters:
-  ///   - title: The title.
-  ///   - message: The message.
-  ///   - dismissTitle: The dismiss button's label.
-  public init(title: String, message: String, dismissTitle: String) {
-    self.title = title
-    self.message = message
-    self.dismissTitle = dismissTitle
+  /// - Parameter alert: The alert to draw.
+  public init(_ alert: Alert) {
+    self.alert = alert
   }
 
   /// Draws the box centered in `frame`.
   public func draw(in canvas: inout Canvas, frame: Rect) {
+    let message = alert.message
     let width = min(frame.width, max(24, min(56, DisplayWidth.of(message) + 6)))
     guard width >= 6 else { return }
     let lines = Label.wrap(message, width: width - 4)
@@ -172,14 +175,16 @@ public final class AlertBox {
     canvas.draw(
       "└" + String(repeating: "─", count: width - 2) + "┘", x: x, y: y + height - 1, style: border)
     canvas.draw(
-      " \(title) ", x: x + 2, y: y, maxWidth: width - 4,
+      " \(alert.title) ", x: x + 2, y: y, maxWidth: width - 4,
       style: CellStyle(bold: true, foreground: .yellow))
     for (index, line) in lines.enumerated() where 2 + index < height - 2 {
       canvas.draw(line, x: x + 2, y: y + 2 + index, maxWidth: width - 4)
     }
-    let button = "[ \(dismissTitle) (Enter) ]"
+    let buttons = alert.buttons.enumerated().map { index, button in
+      index == 0 ? "[ \(button.title) (Enter) ]" : "[ \(button.title) ]"
+    }.joined(separator: " ")
     canvas.draw(
-      button, x: x + max(2, (width - DisplayWidth.of(button)) / 2), y: y + height - 2,
+      buttons, x: x + max(2, (width - DisplayWidth.of(buttons)) / 2), y: y + height - 2,
       maxWidth: width - 4, style: CellStyle(bold: true, foreground: .green))
   }
 }

@@ -16,9 +16,21 @@ struct Photo: Equatable, Sendable {
   var camera: String?
 }
 
-/// The service as a `Sendable` struct of closures, overridden per test.
-struct PhotoClient: Sendable {
-  var fetchPopular: @Sendable () async throws -> [Photo]
+/// The service, injected through `init` as a protocol (as `Examples/Gallery` does).
+protocol PhotoService: Sendable {
+  func popularPhotos() async throws -> [Photo]
+}
+
+/// A service answering from a closure, for tests: `.stub(samplePhotos)`.
+struct StubPhotoService: PhotoService {
+  var answer: @Sendable () async throws -> [Photo]
+
+  func popularPhotos() async throws -> [Photo] { try await answer() }
+}
+
+extension PhotoService where Self == StubPhotoService {
+  /// Answers `photos` to every request.
+  static func stub(_ photos: [Photo]) -> StubPhotoService { StubPhotoService { photos } }
 }
 
 struct PhotoListCellViewModel: Equatable, Identifiable {
@@ -29,20 +41,28 @@ struct PhotoListCellViewModel: Equatable, Identifiable {
   var dateText: String
 }
 
-@MainActor
-final class PhotoListViewModel {
-  private let client: PhotoClient
-  private var photos: [Photo] = []
-
+@MainActor final class PhotoListViewModel {
   private let _isLoading = MutableProperty(false)
-  var isLoading: Property<Bool> { _isLoading }
-  private let _cells = MutableProperty<[PhotoListCellViewModel]>([])
-  var cells: Property<[PhotoListCellViewModel]> { _cells }
-  let numberOfCells: Property<Int>
+  var isLoading: Property<Bool> { _isLoading }  // read-only output
+  private let _rows = MutableProperty<[PhotoListCellViewModel]>([])
+  var rows: Property<[PhotoListCellViewModel]> { _rows }
   private let alertPipe = Signal<String>.pipe()
-  var alertMessage: Signal<String> { alertPipe.output }
-  private let detailPipe = Signal<Photo>.pipe()
-  var showDetail: Signal<Photo> { detailPipe.output }
+  var alertMessage: Signal<String> { alertPipe.output }  // one-shot event
+  private let routePipe = Signal<Photo>.pipe()
+  var route: Signal<Photo> { routePipe.output }  // a for-sale photo's detail
+
+  func userSelected(row index: Int) {
+    guard photos.indices.contains(index) else { return }
+    if photos[index].forSale {
+      routePipe.input.send(photos[index])
+    } else {
+      alertPipe.input.send("This item is not for sale")
+    }
+  }
+
+  private let service: any PhotoService
+  private var photos: [Photo] = []
+  let numberOfCells: Property<Int>
 
   private let dateFormatter: DateFormatter = {
     let formatter = DateFormatter()
@@ -52,30 +72,20 @@ final class PhotoListViewModel {
     return formatter
   }()
 
-  init(client: PhotoClient) {
-    self.client = client
-    numberOfCells = _cells.map(\.count)
+  init(service: some PhotoService) {
+    self.service = service
+    numberOfCells = _rows.map(\.count)
   }
 
   func viewDidLoad() async {
     _isLoading.value = true
     do {
-      photos = try await client.fetchPopular()
-      _cells.value = photos.map(makeCell)
+      photos = try await service.popularPhotos()
+      _rows.value = photos.map(makeCell)
     } catch {
       alertPipe.input.send("Failed to load photos: \(error)")
     }
     _isLoading.value = false
-  }
-
-  func userPressed(at index: Int) {
-    guard photos.indices.contains(index) else { return }
-    let photo = photos[index]
-    if photo.forSale {
-      detailPipe.input.send(photo)
-    } else {
-      alertPipe.input.send("This item is not for sale")
-    }
   }
 
   private func makeCell(_ photo: Photo) -> PhotoListCellViewModel {
@@ -101,7 +111,7 @@ final class PhotoListView: @MainActor LifetimeProvider {
     bindable(\.spinnerIsAnimating) <~ viewModel.isLoading
     bindable(\.presentedAlert) <~ viewModel.alertMessage
     observe { [weak self] in
-      self?.rows = viewModel.cells.value.map { "\($0.titleText) | \($0.descText) | \($0.dateText)" }
+      self?.rows = viewModel.rows.value.map { "\($0.titleText) | \($0.descText) | \($0.dateText)" }
       self?.renderCount += 1
     }
     .store(in: lifetime)
@@ -136,7 +146,7 @@ private let samplePhotos = [
   @Test func fetchIsCalledOnLoad() async {
     let counter = CallCounter()
     let viewModel = PhotoListViewModel(
-      client: PhotoClient {
+      service: StubPhotoService {
         await counter.increment()
         return []
       })
@@ -145,32 +155,32 @@ private let samplePhotos = [
   }
 
   @Test func loadingGoesTrueThenFalse() async {
-    let viewModel = PhotoListViewModel(client: PhotoClient { samplePhotos })
+    let viewModel = PhotoListViewModel(service: .stub(samplePhotos))
     let loading = viewModel.isLoading.record()
     await viewModel.viewDidLoad()
     loading.assertValues([false, true, false])
   }
 
   @Test func loadIsExhaustivelyAsserted() async {
-    let viewModel = PhotoListViewModel(client: PhotoClient { samplePhotos })
+    let viewModel = PhotoListViewModel(service: .stub(samplePhotos))
     let probe = ViewModelProbe(viewModel)
     await viewModel.viewDidLoad()
     probe.expect(\.isLoading, [true, false])
     probe.expect(\.numberOfCells, [3])
-    probe.expect(\.cells) { $0.last?.map(\.titleText) == ["Dawn", "东京", "Untitled"] }
+    probe.expect(\.rows) { $0.last?.map(\.titleText) == ["Dawn", "东京", "Untitled"] }
     probe.finish()
   }
 
   @Test func cellTextSkipsMissingCameraOrDescription() async {
-    let viewModel = PhotoListViewModel(client: PhotoClient { samplePhotos })
+    let viewModel = PhotoListViewModel(service: .stub(samplePhotos))
     await viewModel.viewDidLoad()
-    let cells = viewModel.cells.value
+    let cells = viewModel.rows.value
     #expect(cells.map(\.descText) == ["Nikon D810 - Morning light", "Canon", ""])
     #expect(cells.allSatisfy { $0.dateText == "2017-10-01" })
   }
 
   @Test func failureShowsTheErrorMessage() async {
-    let viewModel = PhotoListViewModel(client: PhotoClient { throw ServiceError() })
+    let viewModel = PhotoListViewModel(service: StubPhotoService { throw ServiceError() })
     let probe = ViewModelProbe(viewModel)
     await viewModel.viewDidLoad()
     probe.expect(\.alertMessage, ["Failed to load photos: No Network"])
@@ -179,27 +189,29 @@ private let samplePhotos = [
   }
 
   @Test func pressingAForSalePhotoRoutesToDetail() async {
-    let viewModel = PhotoListViewModel(client: PhotoClient { samplePhotos })
+    let viewModel = PhotoListViewModel(service: .stub(samplePhotos))
     await viewModel.viewDidLoad()
     let probe = ViewModelProbe(viewModel)
-    viewModel.userPressed(at: 0)
-    probe.expect(\.showDetail) { $0.map(\.id) == [1] }
+    viewModel.userSelected(row: 0)
+    probe.expect(\.route) { $0.map(\.id) == [1] }
     probe.finish()
   }
 
-  @Test func pressingANotForSalePhotoAlerts() async {
-    let viewModel = PhotoListViewModel(client: PhotoClient { samplePhotos })
-    await viewModel.viewDidLoad()
-    let probe = ViewModelProbe(viewModel)
-    viewModel.userPressed(at: 1)
-    viewModel.userPressed(at: 99)  // out of range: ignored, no crash
-    probe.expect(\.alertMessage, ["This item is not for sale"])
-    probe.finish()
+  @Test func notForSalePhotoShowsAlert() async {
+    await withLeakTracking { leaks in  // fails if the view model leaks
+      let viewModel = leaks.track(PhotoListViewModel(service: .stub(samplePhotos)))
+      await viewModel.viewDidLoad()
+      let probe = ViewModelProbe(viewModel)  // records every output
+      viewModel.userSelected(row: 1)
+      viewModel.userSelected(row: 99)  // out of range: ignored, no crash
+      probe.expect(\.alertMessage, ["This item is not for sale"])
+      probe.finish()  // fails on any unasserted change
+    }
   }
 
   @Test func boundViewFollowsTheViewModelAndNothingLeaks() async {
     await withLeakTracking { leaks in
-      let viewModel = leaks.track(PhotoListViewModel(client: PhotoClient { samplePhotos }))
+      let viewModel = leaks.track(PhotoListViewModel(service: .stub(samplePhotos)))
       let view = leaks.track(PhotoListView(viewModel: viewModel))
       #expect(view.rows.isEmpty)
 
@@ -209,7 +221,7 @@ private let samplePhotos = [
       #expect(view.rows.first == "Dawn | Nikon D810 - Morning light | 2017-10-01")
       #expect(view.rows.count == 3)
 
-      viewModel.userPressed(at: 2)
+      viewModel.userSelected(row: 2)
       #expect(view.presentedAlert == "This item is not for sale")
     }
   }

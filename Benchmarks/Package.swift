@@ -1,0 +1,42 @@
+// swift-tools-version: 6.2
+
+import PackageDescription
+
+/// `tether-bench`: Tether side by side with OpenCombine and Apple's Observation. Its own package,
+/// so the competitors it measures never reach a package that depends on Tether.
+///
+///     swift run --package-path Benchmarks -c release tether-bench
+let package = Package(
+  name: "TetherBenchmarks",
+  platforms: [
+    .macOS(.v15),
+    .iOS(.v18),
+    .tvOS(.v18),
+    .watchOS(.v11),
+    .visionOS(.v2),
+  ],
+  dependencies: [
+    .package(name: "Tether", path: ".."),
+    .package(name: "TetherExamples", path: "../Examples"),
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+  ],
+  targets: [
+    .executableTarget(
+      name: "tether-bench",
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "Gallery", package: "TetherExamples"),
+        .product(name: "ExampleSupport", package: "TetherExamples"),
+        "BenchmarkAllocator",
+        .product(name: "OpenCombine", package: "OpenCombine"),
+      ],
+      path: "TetherBench",
+      swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+    ),
+    .target(
+      name: "BenchmarkAllocator",
+      path: "BenchmarkAllocator"
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,27 @@
+import ExampleSupport
+import Foundation
+
+/// Articles from a server: `GET {base}/articles`, an array of seed 003's dictionaries.
+public struct HTTPArticleService: ArticleService {
+  private let client: HTTPClient
+
+  /// Creates a service for the server at `baseURL`.
+  ///
+  /// - Parameters:
+  ///   - baseURL: The server's root.
+  ///   - timeout: The limit for one request.
+  public init(baseURL: URL, timeout: Duration = .seconds(10)) {
+    client = HTTPClient(baseURL: baseURL, timeout: timeout)
+  }
+
+  /// Fetches the dictionaries; an element that is not an object is a malformed response.
+  public func articles() async throws(ServiceError) -> [ArticleRecord] {
+    let values = try await client.get("/articles", as: [JSONValue].self)
+    return try values.enumerated().map { (index, value) throws(ServiceError) in
+      guard let object = value.objectValue else {
+        throw .malformedResponse("'[\(index)]' is not an article object")
+      }
+      return .dictionary(object)
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import ExampleSupport
+import Foundation
+import Tether
+
+/// The article list: one row per record, each opening the article screen.
+@MainActor
+public final class ArticleListViewModel {
+  /// One row: the headline and the date.
+  public struct Row: Identifiable, Equatable, Sendable {
+    /// The row's position, stable for a load.
+    public let id: Int
+    /// The headline.
+    public let title: String
+    /// The date, or "Date unknown".
+    public let date: String
+  }
+
+  /// The screen's title.
+  public let title = "Articles"
+  private let load = LoadCycle()
+  /// Whether the articles are loading.
+  public let isLoading: Property<Bool>
+  private let _rows = MutableProperty<[Row]>([])
+  /// The rows.
+  public var rows: Property<[Row]> { _rows }
+  /// Why the last load failed, or `nil`.
+  public let errorMessage: Property<String?>
+  /// Where the list leads.
+  public enum Route {
+    /// The article screen for the row with `id`.
+    case article(any ArticleViewViewModel, id: Int)
+
+    /// The article screen's view model.
+    public var article: any ArticleViewViewModel {
+      switch self {
+      case .article(let article, _): article
+      }
+    }
+  }
+
+  private let routePipe = Signal<Route>.pipe()
+  /// The article screen to show for a chosen row.
+  public var route: Signal<Route> { routePipe.output }
+
+  private let service: any ArticleService
+  private let loader: any ThumbnailLoader
+  private let dates: ArticleDateFormat
+  private var articles: [any ArticleViewViewModel] = []
+  private var hasLoaded = false
+
+  /// Creates the list.
+  ///
+  /// - Parameters:
+  ///   - service: Where articles come from.
+  ///   - loader: Loads thumbnails.
+  ///   - dates: The date format.
+  public init(
+    service: any ArticleService, loader: any ThumbnailLoader, dates: ArticleDateFormat = .init()
+  ) {
+    isLoading = load.isLoading
+    errorMessage = load.errorMessage
+    self.service = service
+    self.loader = loader
+    self.dates = dates
+  }
+
+  /// The screen appeared: load the articles.
+  public func viewDidLoad() async {
+    await load.run { () async throws(ServiceError) in
+      articles = try await service.articles().map { record in
+        switch record {
+        case .model(let article):
+          ArticleViewViewModelFromArticle(article, loader: loader, dates: dates)
+        case .dictionary(let dictionary):
+          ArticleViewViewModelFromDictionary(dictionary, loader: loader, dates: dates)
+        }
+      }
+      hasLoaded = true
+      _rows.value = articles.enumerated().map { Row(id: $0, title: $1.title, date: $1.date) }
+    }
+  }
+
+  /// The user asked to load again (after an error, or to refresh).
+  public func reloadRequested() async {
+    await viewDidLoad()
+  }
+
+  /// A link asked for the article with row id `id`: load the list if needed, then route to it.
+  ///
+  /// - Parameter id: The row's id (its position in the list).
+  /// - Returns: Whether the article exists and was routed to.
+  @discardableResult
+  public func openRequested(id: Int) async -> Bool {
+    if !hasLoaded { await viewDidLoad() }
+    guard articles.indices.contains(id) else { return false }
+    userSelected(row: id)
+    return true
+  }
+
+  /// The user chose row `index`.
+  ///
+  /// - Parameter index: The row; rows outside the list are ignored.
+  public func userSelected(row index: Int) {
+    guard articles.indices.contains(index) else { return }
+    routePipe.input.send(.article(articles[index], id: index))
+  }
+}

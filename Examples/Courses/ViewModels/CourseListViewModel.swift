@@ -1,0 +1,69 @@
+import ExampleSupport
+import Foundation
+import Tether
+
+/// The course list screen.
+@MainActor
+public final class CourseListViewModel {
+  /// The screen's title.
+  public let title = "Courses"
+
+  private let load = LoadCycle()
+  /// Whether the courses are loading.
+  public let isLoading: Property<Bool>
+  private let _rows = MutableProperty<[CourseCellViewModel]>([])
+  /// One row per course.
+  public var rows: Property<[CourseCellViewModel]> { _rows }
+  /// Why the last load failed, or `nil`.
+  public let errorMessage: Property<String?>
+  private let routePipe = Signal<CourseDetailViewModel>.pipe()
+  /// The detail screen to show for a chosen course, created by this view model.
+  public var route: Signal<CourseDetailViewModel> { routePipe.output }
+
+  private let service: any CourseService
+  private var courses: [Course] = []
+  private var hasLoaded = false
+
+  /// Creates the list.
+  ///
+  /// - Parameter service: Where courses come from.
+  public init(service: any CourseService) {
+    isLoading = load.isLoading
+    errorMessage = load.errorMessage
+    self.service = service
+  }
+
+  /// The screen appeared: load the courses.
+  public func viewDidLoad() async {
+    await load.run { () async throws(ServiceError) in
+      courses = try await service.courses()
+      hasLoaded = true
+      _rows.value = courses.map(CourseCellViewModel.init)
+    }
+  }
+
+  /// The user asked to load again (after an error, or to refresh).
+  public func reloadRequested() async {
+    await viewDidLoad()
+  }
+
+  /// A link asked for the course with `id`: load the courses if needed, then route to it.
+  ///
+  /// - Parameter id: The course's id.
+  /// - Returns: Whether the course exists and was routed to.
+  @discardableResult
+  public func openRequested(id: Int) async -> Bool {
+    if !hasLoaded { await viewDidLoad() }
+    guard let index = courses.firstIndex(where: { $0.id == id }) else { return false }
+    userSelected(row: index)
+    return true
+  }
+
+  /// The user chose row `index`: create its detail view model and route to it.
+  ///
+  /// - Parameter index: The chosen row; rows outside the list are ignored.
+  public func userSelected(row index: Int) {
+    guard courses.indices.contains(index) else { return }
+    routePipe.input.send(CourseDetailViewModel(course: courses[index]))
+  }
+}

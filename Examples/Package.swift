@@ -1,0 +1,242 @@
+// swift-tools-version: 6.2
+// 6.2: the Profile's header binds through an isolated conformance (`@MainActor Protocol`).
+
+import PackageDescription
+
+/// One set of compiler settings for every Swift target: Swift 6 language mode (complete
+/// concurrency checking) and explicit `any` for existentials.
+let swiftSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny")
+]
+
+/// The five seed apps, the `showcase` app, its servers and every test suite. It depends on the
+/// library (the package one folder up) by path, so Hummingbird, SwiftNIO and the test-only
+/// packages here never reach a package that depends on Tether.
+///
+/// `swift test --package-path Examples` runs every suite: the library's own test folders are
+/// linked into `Examples/Tests`, so one command tests the library, the apps, the servers and
+/// the terminal end to end.
+let package = Package(
+  name: "TetherExamples",
+  platforms: [
+    .macOS(.v15),
+    .iOS(.v18),
+    .tvOS(.v18),
+    .watchOS(.v11),
+    .visionOS(.v2),
+  ],
+  products: [
+    .library(name: "ExampleSupport", targets: ["ExampleSupport"]),
+    .library(name: "Gallery", targets: ["Gallery"]),
+    .library(name: "Courses", targets: ["Courses"]),
+    .library(name: "Profile", targets: ["Profile"]),
+    .library(name: "Articles", targets: ["Articles"]),
+    .library(name: "Entry", targets: ["Entry"]),
+    .library(name: "ShowcaseFlows", targets: ["ShowcaseFlows"]),
+    .executable(name: "showcase", targets: ["showcase"]),
+    .executable(name: "showcase-api", targets: ["showcase-api"]),
+  ],
+  dependencies: [
+    .package(name: "Tether", path: ".."),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+  ],
+  targets: [
+    // MARK: - The seed apps (UI-free view-model libraries)
+
+    .target(
+      name: "ExampleSupport",
+      dependencies: [.product(name: "Tether", package: "Tether")],
+      path: "ExampleSupport",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "Gallery",
+      dependencies: [.product(name: "Tether", package: "Tether"), "ExampleSupport"],
+      path: "Gallery",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "Courses",
+      dependencies: [.product(name: "Tether", package: "Tether"), "ExampleSupport"],
+      path: "Courses",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "Profile",
+      dependencies: [.product(name: "Tether", package: "Tether"), "ExampleSupport"],
+      path: "Profile",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "Articles",
+      dependencies: [.product(name: "Tether", package: "Tether"), "ExampleSupport"],
+      path: "Articles",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "Entry",
+      dependencies: [.product(name: "Tether", package: "Tether"), "ExampleSupport"],
+      path: "Entry",
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: - The showcase
+
+    .target(
+      name: "ShowcaseFlows",
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"),
+        "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry",
+      ],
+      path: "ShowcaseFlows",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "ShowcaseTerminal",
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherTerminal", package: "Tether"),
+        "ShowcaseFlows", "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry",
+      ],
+      path: "ShowcaseTerminal",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "showcase",
+      dependencies: [
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherTerminal", package: "Tether"),
+        "ShowcaseTerminal", "ShowcaseFlows",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Showcase",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "ShowcaseServer",
+      dependencies: [
+        "Gallery", "Courses", "Profile", "Articles", "Entry", "ExampleSupport",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      path: "ShowcaseServer",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "showcase-api",
+      dependencies: [
+        "ShowcaseServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "ShowcaseAPI",
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: - Tests: the examples' own, and the library's (linked from ../Tests)
+
+    .target(
+      name: "ShowcaseTestSupport",
+      dependencies: [
+        "ShowcaseFlows", "Gallery", "Courses", "Profile", "Articles", "Entry",
+        .product(name: "TetherFlow", package: "Tether"),
+      ],
+      path: "Tests/ShowcaseTestSupport",
+      swiftSettings: swiftSettings
+    ),
+
+    .testTarget(
+      name: "GalleryTests",
+      dependencies: [
+        "Gallery", "ExampleSupport", .product(name: "TetherTesting", package: "Tether"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: [
+        "Courses", "Profile", "Articles", "Entry", "ExampleSupport",
+        .product(name: "TetherTesting", package: "Tether"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ShowcaseFlowsTests",
+      dependencies: [
+        "ShowcaseFlows", "ShowcaseTestSupport", "Gallery", "Courses", "Profile", "Articles",
+        "Entry", "ExampleSupport",
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherTesting", package: "Tether"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ShowcaseTests",
+      dependencies: [
+        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseTestSupport", "Gallery", "Courses", "Profile",
+        "Articles", "Entry",
+        "ExampleSupport",
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherTerminal", package: "Tether"),
+        .product(name: "TetherTesting", package: "Tether"),
+        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+      ],
+      exclude: ["__Snapshots__"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ShowcaseServerTests",
+      dependencies: [
+        "ShowcaseServer", "Gallery", "Courses", "Profile", "Articles", "Entry", "ExampleSupport",
+        .product(name: "TetherTesting", package: "Tether"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TetherTests",
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherTesting", package: "Tether"),
+        .product(name: "Clocks", package: "swift-clocks"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TetherFlowTests",
+      dependencies: [
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherTesting", package: "Tether"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TetherTerminalTests",
+      dependencies: [
+        .product(name: "TetherTerminal", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherTesting", package: "Tether"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TetherTestingTests",
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherTesting", package: "Tether"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

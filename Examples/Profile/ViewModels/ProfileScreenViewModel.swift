@@ -1,0 +1,117 @@
+import ExampleSupport
+import Foundation
+import Tether
+
+/// The profile screen: loads a login's profile and offers it to every binding style.
+@MainActor
+public final class ProfileScreenViewModel {
+  /// The binding styles the screen can show, side by side in the showcase.
+  public enum Style: String, CaseIterable, Sendable {
+    /// The view binds the model itself.
+    case viewBindsModel = "View binds model"
+    /// The model renders into a context.
+    case modelRendersIntoContext = "Model renders into context"
+    /// A separate view model.
+    case viewModel = "View model"
+    /// A view model built from Tether properties (Driver semantics).
+    case streams = "Streams (Driver)"
+  }
+
+  /// The screen's title.
+  public let title = "Profile"
+  /// The logins the screen steps through with ``nextProfileRequested()``, first shown first.
+  public static let logins = ["octocat", "tether-dev", "li-na", "newcomer"]
+
+  private let loadCycle = LoadCycle()
+  /// Whether the profile is loading.
+  public let isLoading: Property<Bool>
+  private let _profile = MutableProperty<Profile?>(nil)
+  /// The loaded profile, or `nil`.
+  public var profile: Property<Profile?> { _profile }
+  /// Why the last load failed, or `nil`.
+  public let errorMessage: Property<String?>
+  private let _style = MutableProperty(Style.viewModel)
+  /// The binding style shown.
+  public var style: Property<Style> { _style }
+  /// The styles offered, in key order (the view's keys 1…4).
+  public let styles = Style.allCases
+  /// The header display for the loaded profile, produced by the chosen style.
+  public let display: Property<ProfileHeaderDisplay?>
+  private let _login = MutableProperty(ProfileScreenViewModel.logins[0])
+  /// The login shown (or being loaded).
+  public var login: Property<String> { _login }
+
+  private let service: any ProfileService
+
+  /// Creates the screen's view model.
+  ///
+  /// - Parameter service: Where profiles come from.
+  public init(service: any ProfileService) {
+    isLoading = loadCycle.isLoading
+    errorMessage = loadCycle.errorMessage
+    self.service = service
+    display = _profile.combineLatest(with: _style).map { profile, style in
+      profile.flatMap { Self.display(of: $0, style: style) }
+    }
+  }
+
+  /// The screen appeared: load the login shown.
+  public func viewDidLoad() async {
+    await load(login: _login.value)
+  }
+
+  /// The user asked to load the shown login again.
+  public func reloadRequested() async {
+    await load(login: _login.value)
+  }
+
+  /// The user asked for the next profile: the login after the shown one, wrapping around.
+  public func nextProfileRequested() async {
+    let index = Self.logins.firstIndex(of: _login.value) ?? -1
+    await load(login: Self.logins[(index + 1) % Self.logins.count])
+  }
+
+  /// Loads the profile of `login` and makes it the login shown.
+  ///
+  /// - Parameter login: The account name.
+  public func load(login: String) async {
+    guard !loadCycle.isLoading.value else { return }
+    if _login.value != login { _login.value = login }
+    await loadCycle.run(message: { error in
+      error == .unexpectedStatus(404) ? "No profile named \"\(login)\"" : error.userMessage
+    }) { () async throws(ServiceError) in
+      _profile.value = try await service.profile(login: login)
+    }
+  }
+
+  /// The user picked a binding style.
+  ///
+  /// - Parameter style: The style to show.
+  public func userSelected(style: Style) {
+    if _style.value != style { _style.value = style }
+  }
+
+  /// The display `style` produces for `profile`: each style's own code path, so views (and
+  /// tests) can show that all styles agree.
+  ///
+  /// - Parameters:
+  ///   - profile: The profile.
+  ///   - style: The binding style.
+  /// - Returns: The display, or `nil` if the style rendered an incomplete header.
+  public static func display(of profile: Profile, style: Style) -> ProfileHeaderDisplay? {
+    switch style {
+    case .viewBindsModel:
+      let header = ModelBoundProfileHeader()
+      header.bind(model: profile)
+      return header.display
+    case .modelRendersIntoContext:
+      var header = RenderedProfileHeader()
+      profile.render(in: &header)
+      return header.display
+    case .viewModel:
+      return ProfileHeaderViewModel(input: profile).display
+    case .streams:
+      return ProfileHeaderStreamViewModel(profile: profile).display.value
+    }
+  }
+}

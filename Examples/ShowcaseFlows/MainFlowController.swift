@@ -1,0 +1,83 @@
+import Tether
+import TetherFlow
+
+/// Seed 004's `MainFlowController`: the home menu, and a child flow per app. It also rebuilds
+/// a whole stack from a path (`/gallery/photo/230200335`), for deep links and reloads.
+@MainActor
+public final class MainFlowController: FlowController {
+  private let services: ShowcaseServices
+  private let lifetime = Lifetime()
+  private var home: HomeViewModel?
+
+  /// Creates the main flow.
+  ///
+  /// - Parameter services: The services injected into every child flow.
+  public init(services: ShowcaseServices) {
+    self.services = services
+  }
+
+  /// Shows the home menu as the navigator's root (the seed's `startFlow()`).
+  ///
+  /// - Parameter navigator: The app's navigator.
+  public func startFlow(on navigator: ShowcaseNavigator) {
+    navigator.setRoot(start(on: navigator))
+  }
+
+  /// Builds the home menu; choosing an app starts its flow on top.
+  public func start(on navigator: ShowcaseNavigator) -> ShowcaseScreen {
+    let home = HomeViewModel()
+    self.home = home
+    let services = self.services
+    home.route.observe { [weak navigator] app in
+      guard let navigator else { return }
+      navigator.push(Self.flow(for: app, services: services).start(on: navigator))
+    }
+    .store(in: lifetime)
+    return Screen(.home(home), title: home.title, owner: self)
+  }
+
+  /// `<app>` starts that app's flow; the rest of the path goes to it.
+  public func restore(_ path: ArraySlice<String>, on navigator: ShowcaseNavigator)
+    async throws(NavigationError)
+  {
+    guard let first = path.first else { return }
+    guard let app = ShowcaseApp(pathComponent: first) else { throw .unknownComponent(first) }
+    let flow = Self.flow(for: app, services: services)
+    navigator.push(flow.start(on: navigator))
+    try await flow.restore(path.dropFirst(), on: navigator)
+  }
+
+  /// Shows the home menu as the root, then the screens `path` names, as far as they are
+  /// valid. A path that goes further than its screens lands on the last valid one, with an
+  /// alert that says what was asked for and why it is not shown; it never fails.
+  ///
+  /// - Parameters:
+  ///   - path: The path, such as `/gallery/photo/230200335`.
+  ///   - navigator: The app's navigator.
+  /// - Returns: The error shown in the alert, or `nil` if the whole path was followed.
+  @discardableResult
+  public func open(_ path: ScreenPath, on navigator: ShowcaseNavigator) async -> NavigationError? {
+    startFlow(on: navigator)
+    do {
+      try await restore(path.components[...], on: navigator)
+      return nil
+    } catch {
+      navigator.present(
+        Alert(title: "Page not found", message: "\(path): \(error.description)"))
+      return error
+    }
+  }
+
+  /// The child flow for `app`.
+  static func flow(for app: ShowcaseApp, services: ShowcaseServices) -> any FlowController<
+    ShowcaseDestination
+  > {
+    switch app {
+    case .gallery: GalleryFlow(services: services)
+    case .courses: CoursesFlow(services: services)
+    case .profile: ProfileFlow(services: services)
+    case .articles: ArticlesFlow(services: services)
+    case .entry: EntryFlow(services: services)
+    }
+  }
+}

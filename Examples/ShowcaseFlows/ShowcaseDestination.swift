@@ -1,0 +1,37 @@
+import Articles
+import Courses
+import Entry
+import Gallery
+import Profile
+import TetherFlow
+
+/// Every screen of the showcase, typed: a view layer switches over it exhaustively, so each
+/// screen has a view at compile time.
+@MainActor
+public enum ShowcaseDestination {
+  /// The home menu.
+  case home(HomeViewModel)
+  /// The Gallery's popular photos.
+  case photoList(PhotoListViewModel)
+  /// A for-sale photo's detail.
+  case photoDetail(PhotoDetailViewModel)
+  /// The Courses' list.
+  case courseList(CourseListViewModel)
+  /// A course's detail.
+  case courseDetail(CourseDetailViewModel)
+  /// The Profile header, in four binding styles.
+  case profile(ProfileScreenViewModel)
+  /// The Articles' list.
+  case articleList(ArticleListViewModel)
+  /// One article, from a model or a dictionary.
+  case article(any ArticleViewViewModel)
+  /// The Entry screen.
+  case entry(EntryViewModel)
+  /// The Entry's greeting.
+  case greeting(GreetingViewModel)
+}
+
+/// The navigator every showcase flow talks to.
+public typealias ShowcaseNavigator = any Navigator<ShowcaseDestination>
+/// One showcase screen.
+public typealias ShowcaseScreen = Screen<ShowcaseDestination>

@@ -1,0 +1,13 @@
+import Courses
+import TetherTerminal
+
+/// A course: its name, lesson count and link.
+@MainActor
+enum CourseDetailScreen {
+  static func view(_ detail: CourseDetailViewModel) -> any TerminalView {
+    VStack([
+      Label(detail.titleText, style: bold), Label(detail.lessonsText),
+      Label(detail.linkText, style: dim),
+    ])
+  }
+}

@@ -1,0 +1,51 @@
+import Profile
+import Tether
+import TetherTerminal
+
+/// The Profile header, drawn from whichever binding style is chosen (they all agree).
+@MainActor
+enum ProfileScreen {
+  static func view(_ screen: ProfileScreenViewModel, tick: Property<Int>) -> any TerminalView {
+    let styles = screen.styles
+    let styleLine = screen.style.map { current in
+      "Binding style: "
+        + styles.enumerated().map { index, style in
+          let label = "\(index + 1) \(style.rawValue)"
+          return style == current ? "[\(label)]" : label
+        }.joined(separator: "  ")
+    }
+    var keys: [Key: () -> Void] = [
+      .character("n"): send { await screen.nextProfileRequested() },
+      .character("r"): send { await screen.reloadRequested() },
+    ]
+    for (index, style) in styles.enumerated() {
+      keys[.character(Character("\(index + 1)"))] = { screen.userSelected(style: style) }
+    }
+    return Screenful(
+      VStack([
+        Label(styleLine, style: dim),
+        Label(
+          "1-4 switch style · n next profile · every style renders the same header", style: dim),
+        Label(""),
+        loadStatus(
+          isLoading: screen.isLoading, errorMessage: screen.errorMessage,
+          loadingMessage: "Loading profile…", tick: tick),
+        Label(screen.display.map(headerText), wraps: true),
+      ]),
+      onAppear: send { await screen.viewDidLoad() },
+      keys: keys)
+  }
+
+  /// The header as lines: nickname, bio, the three counters, the avatar's address.
+  private static func headerText(_ display: ProfileHeaderDisplay?) -> String {
+    guard let display else { return "" }
+    return [
+      "@\(display.nickname)",
+      display.bio,
+      "",
+      [display.followers, display.repositories, display.following]
+        .map { $0.title.replacingOccurrences(of: " \n", with: " ") }.joined(separator: "   "),
+      "Avatar: \(display.avatarURL.absoluteString)",
+    ].joined(separator: "\n")
+  }
+}

@@ -1,0 +1,67 @@
+import ExampleSupport
+import Testing
+import TetherTesting
+
+@MainActor
+@Suite struct LoadCycleTests {
+  @Test func aRunShowsTheSpinnerAndReturnsWhatTheWorkReturned() async {
+    let load = LoadCycle()
+    let loading = load.isLoading.record()
+    let errors = load.errorMessage.record()
+    let value = await load.run { () async throws(ServiceError) in 42 }
+    #expect(value == 42)
+    loading.assertValues([false, true, false])
+    errors.assertValues([nil], "a run that starts with no error shown does not announce nil again")
+    #expect(!load.hasFailed)
+  }
+
+  @Test func aFailureBecomesTheUsersMessageAndTheNextRunClearsIt() async {
+    let load = LoadCycle()
+    let errors = load.errorMessage.record()
+    let failed: Int? = await load.run { () async throws(ServiceError) in throw .noConnection }
+    #expect(failed == nil)
+    #expect(load.hasFailed)
+    await load.run(message: { "custom: \($0.userMessage)" }) { () async throws(ServiceError) in
+      throw .timedOut
+    }
+    await load.run { () async throws(ServiceError) in }
+    errors.assertValues([nil, "No Network", nil, "custom: No Network", nil])
+  }
+
+  @Test func aRunWhileAnotherIsInFlightDoesNotStart() async {
+    let load = LoadCycle()
+    let gate = Gate()
+    async let first: Int? = load.run { () async throws(ServiceError) in
+      await gate.wait()
+      return 1
+    }
+    await Task.yield()
+    #expect(load.isLoading.value)
+    var ranSecond = false
+    let second: Int? = await load.run { () async throws(ServiceError) in
+      ranSecond = true
+      return 2
+    }
+    #expect(second == nil && !ranSecond)
+    await gate.open()
+    #expect(await first == 1)
+    #expect(!load.isLoading.value)
+  }
+}
+
+/// Holds a task until opened.
+actor Gate {
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+  private var isOpen = false
+
+  func wait() async {
+    if isOpen { return }
+    await withCheckedContinuation { waiters.append($0) }
+  }
+
+  func open() {
+    isOpen = true
+    for waiter in waiters { waiter.resume() }
+    waiters = []
+  }
+}

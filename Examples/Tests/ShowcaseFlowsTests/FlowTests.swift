@@ -1,0 +1,337 @@
+import Articles
+import Courses
+import Entry
+import ExampleSupport
+import Gallery
+import Profile
+import ShowcaseFlows
+import ShowcaseTestSupport
+import Testing
+import TetherFlow
+import TetherTesting
+
+/// Every route of every app, driven through view-model inputs on a `NavigationStack` (via the
+/// recording navigator), with no view layer.
+@MainActor
+private func showcase(
+  _ services: ShowcaseServices = .bundled(thumbnailDelay: .zero)
+) -> (RecordingNavigator<ShowcaseDestination>, MainFlowController) {
+  let navigator = RecordingNavigator<ShowcaseDestination>()
+  let main = MainFlowController(services: services)
+  main.startFlow(on: navigator)
+  navigator.clearEvents()
+  return (navigator, main)
+}
+
+@MainActor
+private func forSalePhoto() throws -> (index: Int, photo: Photo) {
+  let photos = BundledPhotoService.page(1).photos
+  let index = try #require(photos.firstIndex { $0.forSale })
+  return (index, photos[index])
+}
+
+@MainActor
+private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
+  let photos = BundledPhotoService.page(1).photos
+  let index = try #require(photos.firstIndex { !$0.forSale })
+  return (index, photos[index])
+}
+
+@MainActor
+@Suite struct MainFlowControllerTests {
+  @Test func startShowsTheHomeMenuAsRoot() async {
+    await withLeakTracking { leaks in
+      let navigator = RecordingNavigator<ShowcaseDestination>()
+      let flow = leaks.track(MainFlowController(services: .bundled(thumbnailDelay: .zero)))
+      flow.startFlow(on: navigator)
+      navigator.assertEvents([.setRoot("Tether showcase")])
+      #expect(navigator.path == "/")
+      #expect(
+        navigator.screens.first?.home?.rows.value.map(\.title) == [
+          "Gallery", "Courses", "Profile", "Articles", "Entry",
+        ])
+      // The navigator's stack owns the main flow: nothing else keeps it.
+      #expect(navigator.screens.first?.owner === flow)
+    }
+  }
+
+  @Test(arguments: [
+    (0, "Popular", "/gallery"), (1, "Courses", "/courses"), (2, "Profile", "/profile"),
+    (3, "Articles", "/articles"), (4, "Entry", "/entry"),
+  ])
+  func choosingAnAppPushesItsFirstScreenAndBackReleasesItsFlow(
+    row: Int, title: String, path: String
+  ) async {
+    let (navigator, _) = showcase()
+    await withLeakTracking { leaks in
+      navigator.screens.first?.home?.userSelected(row: row)
+      navigator.assertEvents([.push(title)])
+      #expect(navigator.path == path)
+      if let screen = navigator.topScreen {
+        leaks.track(screen)
+        leaks.track(screen.viewModel)
+        if let owner = screen.owner { leaks.track(owner) }
+      }
+      navigator.pop()
+    }
+    #expect(navigator.screens.count == 1)
+    #expect(navigator.path == "/")
+  }
+
+  @Test func rowsOutsideTheMenuDoNothing() {
+    let (navigator, _) = showcase()
+    navigator.screens.first?.home?.userSelected(row: 5)
+    navigator.screens.first?.home?.userSelected(row: -1)
+    navigator.assertEvents([])
+  }
+
+  @Test func droppingTheStackReleasesEveryFlowAndScreen() async {
+    await withLeakTracking { leaks in
+      let navigator = leaks.track(RecordingNavigator<ShowcaseDestination>())
+      let main = leaks.track(MainFlowController(services: .bundled(thumbnailDelay: .zero)))
+      main.startFlow(on: navigator)
+      for row in 0..<5 {
+        navigator.screens.first?.home?.userSelected(row: row)
+        if let screen = navigator.topScreen, let owner = screen.owner {
+          leaks.track(owner)
+          leaks.track(screen.viewModel)
+        }
+      }
+      #expect(navigator.screens.count == 6)
+    }
+  }
+}
+
+@MainActor
+@Suite struct GalleryFlowTests {
+  @Test func forSalePhotoPushesItsDetailAndBackReturns() async throws {
+    let (navigator, _) = showcase()
+    navigator.screens.first?.home?.userSelected(row: 0)
+    let list = try #require(navigator.topScreen?.photoList)
+    await list.viewDidLoad()
+    let (index, photo) = try forSalePhoto()
+    navigator.clearEvents()
+    try await withLeakTracking { leaks in
+      list.userSelected(row: index)
+      navigator.assertEvents([.push(photo.name)])
+      #expect(navigator.alert == nil)
+      #expect(navigator.path == "/gallery/photo/\(photo.id)")
+      let detail = try #require(navigator.topScreen?.photoDetail)
+      leaks.track(detail)
+      #expect(detail.photo == photo)
+      navigator.pop()
+    }
+    #expect(navigator.path == "/gallery")
+  }
+
+  @Test func notForSalePhotoAlertsWithATypedAlertAndPushesNothing() async throws {
+    let (navigator, _) = showcase()
+    navigator.screens.first?.home?.userSelected(row: 0)
+    let list = try #require(navigator.topScreen?.photoList)
+    await list.viewDidLoad()
+    navigator.clearEvents()
+    list.userSelected(row: try notForSalePhoto().index)
+    let alert = Alert(title: "Not for sale", message: "This item is not for sale")
+    navigator.assertEvents([.present(alert)])
+    #expect(navigator.alert?.buttons == [.ok])
+    #expect(navigator.path == "/gallery")
+    navigator.dismissAlert()
+    #expect(navigator.alert == nil)
+  }
+}
+
+@MainActor
+@Suite struct AppFlowTests {
+  @Test func choosingACoursePushesItsDetail() async throws {
+    let (navigator, _) = showcase()
+    navigator.screens.first?.home?.userSelected(row: 1)
+    let list = try #require(navigator.topScreen?.courseList)
+    await list.viewDidLoad()
+    navigator.clearEvents()
+    list.userSelected(row: 1)
+    navigator.assertEvents([.push("Podcasts Course")])
+    #expect(navigator.topScreen?.courseDetail?.lessonsText == "39 lessons")
+    #expect(navigator.path == "/courses/course/\(BundledCourseService.catalog[1].id)")
+  }
+
+  @Test func choosingAnArticlePushesItsScreen() async throws {
+    let (navigator, _) = showcase()
+    navigator.screens.first?.home?.userSelected(row: 3)
+    let list = try #require(navigator.topScreen?.articleList)
+    await list.viewDidLoad()
+    navigator.clearEvents()
+    list.userSelected(row: 4)
+    navigator.assertEvents([.push("Untitled")])
+    #expect(navigator.topScreen?.article is ArticleViewViewModelFromDictionary)
+    #expect(navigator.path == "/articles/article/4")
+  }
+
+  @Test func selectingAUserPushesTheGreetingWithThatName() async throws {
+    let (navigator, _) = showcase()
+    navigator.screens.first?.home?.userSelected(row: 4)
+    let entry = try #require(navigator.topScreen?.entry)
+    navigator.clearEvents()
+    entry.selectRequested()
+    navigator.assertEvents([])
+    await entry.fetchRequested()
+    entry.selectRequested()
+    navigator.assertEvents([.push("Greeting")])
+    #expect(navigator.topScreen?.greeting?.greeting == "Hello, Ada Lovelace!")
+    #expect(navigator.path == "/entry/greeting/Ada%20Lovelace")
+  }
+
+  @Test func profileNavigatesNowhere() async throws {
+    let (navigator, _) = showcase()
+    navigator.screens.first?.home?.userSelected(row: 2)
+    let screen = try #require(navigator.topScreen?.profile)
+    navigator.clearEvents()
+    await screen.viewDidLoad()
+    await screen.nextProfileRequested()
+    screen.userSelected(style: .streams)
+    navigator.assertEvents([])
+    #expect(screen.display.value?.nickname == "tether-dev")
+  }
+}
+
+/// A deep link per screen: `open(_:on:)` rebuilds the whole stack from a path.
+@MainActor
+@Suite struct DeepLinkTests {
+  private nonisolated static let photoIDs: (forSale: Int, notForSale: Int) = {
+    let photos = BundledPhotoService.catalog
+    return (
+      photos.first { $0.forSale }?.id ?? 0,
+      photos.first { !$0.forSale }?.id ?? 0
+    )
+  }()
+
+  nonisolated static let everyScreen: [(path: String, titles: [String])] = [
+    ("/", ["Tether showcase"]),
+    ("/gallery", ["Tether showcase", "Popular"]),
+    (
+      "/gallery/photo/\(photoIDs.forSale)",
+      [
+        "Tether showcase", "Popular",
+        BundledPhotoService.photo(id: photoIDs.forSale)?.name ?? "?",
+      ]
+    ),
+    ("/courses", ["Tether showcase", "Courses"]),
+    ("/courses/course/2", ["Tether showcase", "Courses", "Podcasts Course"]),
+    ("/profile", ["Tether showcase", "Profile"]),
+    ("/articles", ["Tether showcase", "Articles"]),
+    ("/articles/article/4", ["Tether showcase", "Articles", "Untitled"]),
+    ("/entry", ["Tether showcase", "Entry"]),
+    ("/entry/greeting/%E6%9D%8E%E5%A8%9C", ["Tether showcase", "Entry", "Greeting"]),
+  ]
+
+  @Test(arguments: everyScreen)
+  func aPathRebuildsItsScreensAndTheStackSaysTheSamePath(path: String, titles: [String])
+    async throws
+  {
+    try await withLeakTracking { leaks in
+      let stack = leaks.track(NavigationStack<ShowcaseDestination>())
+      let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
+      let error = await main.open(ScreenPath(parsing: path), on: stack)
+      #expect(error == nil)
+      #expect(stack.alert.value == nil)
+      #expect(stack.screens.value.map(\.title) == titles)
+      #expect(stack.path.value.description == path)
+      for screen in stack.screens.value {
+        leaks.track(screen)
+        leaks.track(screen.viewModel)
+      }
+      let top = try #require(stack.topScreen)
+      if let detail = top.photoDetail { #expect(detail.photo.id == Self.photoIDs.forSale) }
+      if let greeting = top.greeting { #expect(greeting.greeting == "Hello, 李娜!") }
+    }
+  }
+
+  @Test func backFromADeepLinkWalksUpThePath() async {
+    let stack = NavigationStack<ShowcaseDestination>()
+    let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
+    await main.open(ScreenPath(parsing: "/courses/course/2"), on: stack)
+    stack.pop()
+    #expect(stack.path.value.description == "/courses")
+    stack.pop()
+    #expect(stack.path.value.description == "/")
+    stack.pop()
+    #expect(stack.screens.value.count == 1)
+  }
+
+  @Test(arguments: [
+    ("/nowhere", "/", "There is no page called “nowhere” here."),
+    ("/gallery/photo/12", "/gallery", "There is no photo 12."),
+    ("/gallery/photo/abc", "/gallery", "There is no page called “photo/abc” here."),
+    ("/gallery/album/1", "/gallery", "There is no page called “album/1” here."),
+    ("/courses/course/999", "/courses", "There is no course 999."),
+    ("/courses/course/2/extra", "/courses", "There is no page called “course/2/extra” here."),
+    ("/profile/octocat", "/profile", "There is no page called “octocat” here."),
+    ("/articles/article/99", "/articles", "There is no article 99."),
+    ("/entry/greeting", "/entry", "There is no page called “greeting” here."),
+  ])
+  func anUnknownOrStalePathLandsOnTheNearestScreenWithAClearMessage(
+    path: String, landing: String, reason: String
+  ) async {
+    let stack = NavigationStack<ShowcaseDestination>()
+    let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
+    let error = await main.open(ScreenPath(parsing: path), on: stack)
+    #expect(error?.description == reason)
+    #expect(stack.path.value.description == landing)
+    #expect(
+      stack.alert.value == Alert(title: "Page not found", message: "\(path): \(reason)"))
+  }
+
+  @Test func aDeepLinkToAPhotoNotForSaleShowsTheListAndItsAlert() async {
+    let stack = NavigationStack<ShowcaseDestination>()
+    let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
+    let error = await main.open(
+      ScreenPath(["gallery", "photo", "\(Self.photoIDs.notForSale)"]), on: stack)
+    #expect(error == nil)
+    #expect(stack.path.value.description == "/gallery")
+    #expect(stack.alert.value == Alert(title: "Not for sale", message: "This item is not for sale"))
+  }
+
+  @Test func aPhotoThatCannotLoadSaysWhy() async {
+    var services = ShowcaseServices.bundled(thumbnailDelay: .zero)
+    services.photos = FailingPhotos()
+    let stack = NavigationStack<ShowcaseDestination>()
+    let error = await MainFlowController(services: services)
+      .open(ScreenPath(parsing: "/gallery/photo/230200400"), on: stack)
+    #expect(
+      error?.description
+        == "Photo 230200400 could not be opened: Server is overloaded")
+    #expect(stack.path.value.description == "/gallery")
+  }
+
+  @Test func aFailingServiceLandsOnTheListWithTheServicesMessage() async {
+    struct Offline: CourseService {
+      func courses() async throws(ServiceError) -> [Course] { throw .noConnection }
+    }
+    var services = ShowcaseServices.bundled(thumbnailDelay: .zero)
+    services.courses = Offline()
+    let stack = NavigationStack<ShowcaseDestination>()
+    let error = await MainFlowController(services: services)
+      .open(ScreenPath(parsing: "/courses/course/2"), on: stack)
+    #expect(error?.description == "Courses could not be loaded: No Network")
+    #expect(stack.path.value.description == "/courses")
+    #expect(stack.topScreen?.courseList?.errorMessage.value == "No Network")
+  }
+
+  @Test func openingAgainReplacesTheWholeStack() async {
+    let stack = NavigationStack<ShowcaseDestination>()
+    let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
+    await main.open(ScreenPath(parsing: "/nowhere"), on: stack)
+    await main.open(ScreenPath(parsing: "/entry"), on: stack)
+    #expect(stack.screens.value.map(\.title) == ["Tether showcase", "Entry"])
+    #expect(stack.alert.value == nil)
+  }
+}
+
+private struct FailingPhotos: PhotoService {
+  func popularPhotos(page: Int) async throws(ServiceError) -> PhotoPage {
+    throw .serverError(status: 503)
+  }
+
+  func photo(id: Int) async throws(ServiceError) -> Photo {
+    throw .serverError(status: 503)
+  }
+}

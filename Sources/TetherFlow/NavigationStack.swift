@@ -1,0 +1,72 @@
+import Tether
+
+/// The one observable navigation state: the screens shown, root first, and the alert over
+/// them. Flows change it through ``Navigator``; every view layer only renders it.
+///
+/// ```swift
+/// let stack = NavigationStack<ShowcaseDestination>()
+/// MainFlowController(services: .bundled()).startFlow(on: stack)
+/// observe { render(stack.screens.value.last, stack.alert.value) }.store(in: lifetime)
+/// ```
+///
+/// The root is never popped. Setting a new root or popping releases the screens removed (and
+/// the flows they own) at once.
+@MainActor
+public final class NavigationStack<Destination>: Navigator {
+  private let _screens = MutableProperty<[Screen<Destination>]>([])
+  private let _alert = MutableProperty<Alert?>(nil)
+
+  /// The screens shown, root first.
+  public var screens: Property<[Screen<Destination>]> { _screens }
+  /// The alert shown over the top screen, if any.
+  public var alert: Property<Alert?> { _alert }
+  /// The stack's path, such as `/gallery/photo/230200335`, built from the screens' path
+  /// components; `/` for the root alone.
+  public let path: Property<ScreenPath>
+
+  /// Creates an empty stack; a flow sets its root.
+  public init() {
+    path = _screens.map { screens in ScreenPath(screens.flatMap(\.pathComponents)) }
+  }
+
+  /// The screen on top, if any.
+  public var topScreen: Screen<Destination>? { _screens.value.last }
+
+  /// Replaces the whole stack with `screen` and dismisses any alert.
+  public func setRoot(_ screen: Screen<Destination>) {
+    dismissAlert()
+    _screens.value = [screen]
+  }
+
+  /// Shows `screen` on top.
+  public func push(_ screen: Screen<Destination>) {
+    _screens.modify { $0.append(screen) }
+  }
+
+  /// Removes the top screen; the root stays.
+  public func pop() {
+    guard _screens.value.count > 1 else { return }
+    _screens.modify { _ = $0.removeLast() }
+  }
+
+  /// Pops until `depth` screens are left (at least the root); does nothing if there are fewer.
+  ///
+  /// A browser's Back to an earlier entry pops several screens at once this way.
+  ///
+  /// - Parameter depth: How many screens to keep.
+  public func pop(toDepth depth: Int) {
+    let keep = max(1, depth)
+    guard _screens.value.count > keep else { return }
+    _screens.modify { $0.removeLast($0.count - keep) }
+  }
+
+  /// Shows `alert`, replacing any alert shown.
+  public func present(_ alert: Alert) {
+    _alert.value = alert
+  }
+
+  /// Removes the alert, if any.
+  public func dismissAlert() {
+    if _alert.value != nil { _alert.value = nil }
+  }
+}

@@ -1,0 +1,21 @@
+/// What flows ask of navigation: push, pop and present, for one app's `Destination` type.
+///
+/// ``NavigationStack`` is the implementation every view layer renders; `RecordingNavigator`
+/// (TetherTesting) records the requests on top of one, so tests can assert navigation without
+/// any UI.
+@MainActor
+public protocol Navigator<Destination>: AnyObject {
+  /// The app's destination type.
+  associatedtype Destination
+
+  /// Replaces the whole stack with `screen`.
+  func setRoot(_ screen: Screen<Destination>)
+  /// Shows `screen` on top of the current one.
+  func push(_ screen: Screen<Destination>)
+  /// Removes the top screen (never the root).
+  func pop()
+  /// Shows `alert` over the current screen, replacing any alert shown.
+  func present(_ alert: Alert)
+  /// Dismisses the presented alert, if any.
+  func dismissAlert()
+}

@@ -1,0 +1,157 @@
+import Testing
+import Tether
+import TetherFlow
+import TetherTesting
+
+@MainActor
+private final class Model {
+  let name: String
+  init(_ name: String) { self.name = name }
+}
+
+@MainActor
+private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil) -> Screen<Model> {
+  Screen(Model(name), title: name, path: path, owner: owner)
+}
+
+@MainActor
+@Suite struct NavigationStackTests {
+  @Test func pushAndPopChangeTheScreensAndThePath() {
+    let stack = NavigationStack<Model>()
+    let titles = stack.screens.map { $0.map(\.title) }.record()
+    let paths = stack.path.map(\.description).record()
+    stack.setRoot(screen("Home"))
+    stack.push(screen("Gallery", path: ["gallery"]))
+    stack.push(screen("Photo", path: ["photo", "230200335"]))
+    stack.pop()
+    #expect(
+      titles.values == [
+        [], ["Home"], ["Home", "Gallery"], ["Home", "Gallery", "Photo"], ["Home", "Gallery"],
+      ])
+    #expect(paths.values == ["/", "/", "/gallery", "/gallery/photo/230200335", "/gallery"])
+    #expect(stack.topScreen?.title == "Gallery")
+  }
+
+  @Test func theRootIsNeverPopped() {
+    let stack = NavigationStack<Model>()
+    stack.pop()
+    #expect(stack.screens.value.isEmpty)
+    stack.setRoot(screen("Home"))
+    let changes = stack.screens.changes.record()
+    stack.pop()
+    stack.pop(toDepth: 0)
+    #expect(stack.screens.value.map(\.title) == ["Home"])
+    #expect(changes.values.isEmpty, "popping the root alone changes nothing")
+  }
+
+  @Test func popToDepthRemovesSeveralScreensInOneChange() {
+    let stack = NavigationStack<Model>()
+    stack.setRoot(screen("Home"))
+    for name in ["A", "B", "C"] { stack.push(screen(name, path: [name.lowercased()])) }
+    let changes = stack.screens.changes.record()
+    stack.pop(toDepth: 2)
+    #expect(changes.values.map { $0.map(\.title) } == [["Home", "A"]])
+    stack.pop(toDepth: 5)
+    #expect(changes.values.count == 1)
+    #expect(stack.path.value == ScreenPath(["a"]))
+  }
+
+  @Test func alertsArePresentedReplacedAndDismissed() {
+    let stack = NavigationStack<Model>()
+    stack.setRoot(screen("Home"))
+    let alerts = stack.alert.record()
+    let first = Alert(title: "Not for sale", message: "“Sunset” is not for sale.")
+    let second = Alert(
+      title: "Discard?", message: "Changes will be lost.",
+      buttons: [.init("Cancel", role: .cancel), .init("Discard", role: .confirm)])
+    stack.present(first)
+    stack.present(second)
+    #expect(second.escapeButton == .init("Cancel", role: .cancel))
+    stack.dismissAlert()
+    stack.dismissAlert()
+    #expect(alerts.values == [nil, first, second, nil])
+    #expect(first.buttons == [.ok] && first.escapeButton == .ok)
+    #expect(Alert(title: "T", message: "M", buttons: []).buttons == [.ok])
+  }
+
+  @Test func settingARootDismissesTheAlert() {
+    let stack = NavigationStack<Model>()
+    stack.setRoot(screen("Home"))
+    stack.present(Alert(title: "T", message: "M"))
+    stack.setRoot(screen("Other"))
+    #expect(stack.alert.value == nil)
+  }
+
+  @Test func poppedScreensAndTheirOwnersAreReleased() async {
+    let stack = NavigationStack<Model>()
+    stack.setRoot(screen("Home"))
+    await withLeakTracking { leaks in
+      let flow = leaks.track(Model("flow"))
+      let first = leaks.track(screen("Gallery", path: ["gallery"], owner: flow))
+      leaks.track(first.destination)
+      stack.push(first)
+      stack.push(leaks.track(screen("Photo", path: ["photo", "1"])))
+      stack.pop(toDepth: 1)
+    }
+    await withLeakTracking { leaks in
+      stack.push(leaks.track(screen("Gallery", path: ["gallery"])))
+      stack.setRoot(screen("Home again"))
+    }
+  }
+
+  @Test func recordingNavigatorRecordsOnTopOfAStack() {
+    let navigator = RecordingNavigator<Model>()
+    navigator.setRoot(screen("Home"))
+    navigator.push(screen("Courses", path: ["courses"]))
+    navigator.present(Alert(title: "T", message: "M"))
+    navigator.dismissAlert()
+    navigator.pop()
+    navigator.pop()
+    navigator.assertEvents([
+      .setRoot("Home"), .push("Courses"), .present(Alert(title: "T", message: "M")),
+      .dismissAlert, .pop, .pop,
+    ])
+    #expect(navigator.stack.screens.value.map(\.title) == ["Home"])
+    #expect(navigator.path == "/")
+  }
+}
+
+@Suite struct ScreenPathTests {
+  @Test func parsesAndPrintsURLPaths() {
+    let path = ScreenPath(parsing: "/gallery/photo/230200335")
+    #expect(path.components == ["gallery", "photo", "230200335"])
+    #expect(path.description == "/gallery/photo/230200335")
+    #expect(ScreenPath().description == "/")
+    #expect(ScreenPath(parsing: "").components == [])
+    #expect(ScreenPath(parsing: "//gallery///photo/").components == ["gallery", "photo"])
+    #expect(ScreenPath(parsing: "/gallery?x=1#top").components == ["gallery"])
+  }
+
+  @Test func anyTextRoundTripsAsOneComponent() {
+    for text in ["Ada Lovelace", "李娜", "a/b", "100%", "?#&=+", "Алексей", "👩‍💻", "-._~"] {
+      let path = ScreenPath(["entry", "greeting", text])
+      #expect(!path.description.dropFirst().contains(where: { $0 == " " || $0 == "?" }))
+      #expect(ScreenPath(parsing: path.description) == path, "\(text) → \(path)")
+    }
+    #expect(ScreenPath(["Ada Lovelace"]).description == "/Ada%20Lovelace")
+  }
+
+  @Test func malformedEscapesAreKeptAsWritten() {
+    #expect(ScreenPath(parsing: "/a%2").components == ["a%2"])
+    #expect(ScreenPath(parsing: "/a%zz").components == ["a%zz"])
+    #expect(ScreenPath(parsing: "/%FF%FE").components == ["%FF%FE"])
+  }
+}
+
+@MainActor
+@Suite struct RecordingNavigatorAssertionTests {
+  @Test func assertEventsFailsOnADifferentHistory() {
+    let navigator = RecordingNavigator<Model>()
+    navigator.setRoot(screen("a"))
+    withKnownIssue {
+      navigator.assertEvents([.setRoot("b")])
+    } matching: { issue in
+      String(describing: issue).contains("navigation was [setRoot(a)], not [setRoot(b)]")
+    }
+  }
+}
