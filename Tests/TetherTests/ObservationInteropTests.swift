@@ -156,6 +156,8 @@ private final class Model {
     #expect(probe.changes == 5)
   }
 
+  // `Observations` is newer than the package's platforms: gated, so the suite builds on all.
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   @Test func observationsSequenceFollowsAProperty() async {
     let property = MutableProperty(0)
     let values = Observations { property.value }

@@ -18,6 +18,8 @@ public final class EntryViewModel {
   /// The fetched user's name, or `nil` before the first fetch.
   public let userName: Property<String?>
   private let load = LoadCycle()
+  /// The user line: "User: <name>", or "User: —" before the first fetch.
+  public let userText: Property<String>
   /// Whether a fetch is running.
   public let isFetching: Property<Bool>
   /// Why the last fetch failed, or `nil`.
@@ -40,6 +42,7 @@ public final class EntryViewModel {
     self.fetcher = fetcher
     userName = Property(_userName)
     canSelect = _userName.map { $0 != nil }
+    userText = _userName.map { "User: \($0 ?? "—")" }
     // Seed 004: `mutableUserName <~ userFetcher.fetchUser().map { $0.name }`.
     _userName <~ fetchedUsers.output.map { Optional($0.name) }
   }

@@ -7,7 +7,7 @@ import TetherTerminal
 enum EntryScreen {
   static func view(_ entry: EntryViewModel, tick: Property<Int>) -> any TerminalView {
     VStack([
-      Label(entry.userName.map { "User: \($0 ?? "—")" }, style: bold),
+      Label(entry.userText, style: bold),
       loadStatus(
         isLoading: entry.isFetching, errorMessage: entry.errorMessage,
         loadingMessage: "Fetching a user…", reloadKey: "f", tick: tick),

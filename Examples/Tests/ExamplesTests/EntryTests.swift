@@ -26,10 +26,12 @@ struct FailingFetcher: UserFetcher {
     await viewModel.fetchRequested()
     probe.expect(\.isFetching, [true, false])
     probe.expect(\.userName, ["Ada Lovelace"])
+    probe.expect(\.userText, ["User: Ada Lovelace"])
     probe.expect(\.canSelect, [true])
     await viewModel.fetchRequested()
     probe.expect(\.isFetching, [true, false])
     probe.expect(\.userName, ["Grace Hopper"])
+    probe.expect(\.userText, ["User: Grace Hopper"])
     probe.expect(\.canSelect, [true])
     probe.finish()
   }

@@ -1,7 +1,8 @@
 import ExampleSupport
 import Foundation
-import Gallery
 import Testing
+
+@testable import Gallery
 
 @Suite struct PhotoDecodingTests {
   @Test(.enabled(if: fixtureIsPresent, "needs ../shared/fixtures beside the checkout"))
@@ -147,5 +148,71 @@ import Testing
     #expect(photos.contains { $0.forSale })
     #expect(photos.contains { !$0.forSale })
     #expect(Set(photos.map(\.createdAtUTCOffset)).count >= 4)
+  }
+}
+
+@Suite struct PhotoImageTests {
+  @Test func thePictureIsDeterministicAndDiffersByPhoto() {
+    let first = PhotoImage(photoID: 230_200_400)
+    #expect(first == PhotoImage(photoID: 230_200_400))
+    #expect(first != PhotoImage(photoID: 230_200_393))
+    #expect(first.pixels.count == PhotoImage.defaultWidth * PhotoImage.defaultHeight)
+    // A landscape, not a flat fill: many distinct colours.
+    #expect(Set(first.pixels.map { "\($0.red),\($0.green),\($0.blue)" }).count > 20)
+    #expect(first.luminance(x: -1, y: 0) == nil && first.luminance(x: 0, y: 200) == nil)
+  }
+
+  @Test func thePNGIsAValidFileHoldingThePixels() throws {
+    let image = PhotoImage(photoID: 230_200_400, width: 300, height: 240)  // > 65,535 raw bytes
+    let png = image.png()
+    #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    // Walk the chunks, checking every length and CRC.
+    var offset = 8
+    var chunks: [(type: String, data: [UInt8])] = []
+    while offset + 12 <= png.count {
+      let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
+      let data = Array(png[offset + 8..<offset + 8 + length])
+      let crc = png[offset + 8 + length..<offset + 12 + length].reduce(UInt32(0)) {
+        $0 << 8 | UInt32($1)
+      }
+      #expect(crc == PNG.crc32(Array(type.utf8) + data), "\(type)")
+      chunks.append((type, data))
+      offset += 12 + length
+    }
+    #expect(offset == png.count)
+    #expect(chunks.map(\.type) == ["IHDR", "IDAT", "IEND"])
+    #expect(chunks.first?.data == [0, 0, 1, 44, 0, 0, 0, 240, 8, 2, 0, 0, 0])
+    // Inflate the stored blocks and compare with the pixels, row by row after the filter byte.
+    let zlib = try #require(chunks.dropFirst().first?.data)
+    var raw: [UInt8] = []
+    var position = 2
+    var final = false
+    while !final {
+      final = zlib[position] & 1 == 1
+      let length = Int(zlib[position + 1]) | Int(zlib[position + 2]) << 8
+      let complement = Int(zlib[position + 3]) | Int(zlib[position + 4]) << 8
+      #expect(length ^ complement == 0xFFFF)
+      raw += zlib[position + 5..<position + 5 + length]
+      position += 5 + length
+    }
+    #expect(zlib.count == position + 4)
+    #expect(PNG.adler32(raw) == zlib[position...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    #expect(raw.count == 240 * (300 * 3 + 1))
+    let pixel = image.pixels[5 * 300 + 7]
+    let start = 5 * (300 * 3 + 1) + 1 + 7 * 3
+    #expect(raw[start - 7 * 3 - 1] == 0)
+    #expect(Array(raw[start..<start + 3]) == [pixel.red, pixel.green, pixel.blue])
+  }
+
+  @Test func theCatalogPointsEachPhotoAtItsPicture() {
+    for photo in BundledPhotoService.catalog.prefix(50) {
+      #expect(PhotoImage.photoID(inPath: photo.imageURL) == photo.id)
+      #expect(BundledPhotoService.photo(id: photo.id) == photo)
+    }
+    #expect(PhotoImage.photoID(inPath: "/images/photos/12.jpg") == nil)
+    #expect(PhotoImage.photoID(inPath: "https://img/1.png") == nil)
+    #expect(BundledPhotoService.photo(id: 230_200_401) == nil)
+    #expect(BundledPhotoService.photo(id: -7) == nil)
   }
 }

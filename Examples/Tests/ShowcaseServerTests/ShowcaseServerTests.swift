@@ -26,6 +26,48 @@ import TetherTesting
     }
   }
 
+  @Test func onePhotoByIDForADeepLink() async throws {
+    try await withShowcaseServer { url in
+      let service = HTTPPhotoService(baseURL: url)
+      let photo = try #require(BundledPhotoService.catalog.last)
+      #expect(try await service.photo(id: photo.id) == photo)
+      await #expect(throws: ServiceError.unexpectedStatus(404)) {
+        try await service.photo(id: 12)
+      }
+      await #expect(throws: ServiceError.unexpectedStatus(404)) {
+        try await HTTPClient(baseURL: url).getData("/v1/photos/not-a-number")
+      }
+    }
+  }
+
+  @Test func servesEachCatalogPhotosPictureAtItsImageURL() async throws {
+    try await withShowcaseServer { url in
+      let client = HTTPClient(baseURL: url)
+      let photo = try #require(BundledPhotoService.catalog.first)
+      let png = try await client.getData(photo.imageURL)
+      #expect(Array(png) == PhotoImage(photoID: photo.id).png())
+      await #expect(throws: ServiceError.unexpectedStatus(404)) {
+        try await client.getData("/images/photos/12.png")
+      }
+      await #expect(throws: ServiceError.unexpectedStatus(404)) {
+        try await client.getData("/images/photos/\(photo.id).jpg")
+      }
+    }
+  }
+
+  @Test func faultsApplyToDataRoutesButNeverToHealth() async throws {
+    try await withShowcaseServer(faults: FaultInjection(failRate: 1, failStatus: 503)) { url in
+      let client = HTTPClient(baseURL: url)
+      let health = try await client.getData("/health")
+      #expect(String(decoding: health, as: UTF8.self) == "ok")
+      for path in ["/courses", "/v1/photos/230200400", "/images/photos/230200400.png"] {
+        await #expect(throws: ServiceError.serverError(status: 503), "\(path)") {
+          try await client.getData(path)
+        }
+      }
+    }
+  }
+
   @Test(arguments: ShowcaseServer.routes.map(\.example))
   func everyListedRouteAnswers(path: String) async throws {
     try await withShowcaseServer { url in

@@ -57,11 +57,13 @@ struct TmuxSession {
     return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
   }
 
-  func start(_ binary: String, width: Int = 100, height: Int = 30) throws {
+  func start(_ binary: String, arguments: [String] = [], width: Int = 100, height: Int = 30)
+    throws
+  {
     _ = try run(
       ["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)"], capture: false)
     try tmux("set-option", "-t", name, "remain-on-exit", "on")
-    try tmux("respawn-pane", "-k", "-t", name, binary)
+    _ = try run(["respawn-pane", "-k", "-t", name, binary] + arguments, capture: false)
   }
 
   func keys(_ keys: String...) throws {
@@ -120,6 +122,12 @@ let tmuxIsInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].cont
 }
 
 @Suite(.serialized) struct ShowcaseEndToEndTests {
+  /// The tests below skip without tmux on a developer's machine; in CI a missing tmux fails.
+  @Test func ciHasTmux() {
+    guard ProcessInfo.processInfo.environment["CI"] != nil else { return }
+    #expect(tmuxIsInstalled, "CI must install tmux: the end-to-end tests would be skipped")
+  }
+
   @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
   func galleryRoutesAlertsAndQuitRestoresTheTerminal() throws {
     let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
@@ -150,6 +158,38 @@ let tmuxIsInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].cont
     try session.keys("q")
     #expect(try session.waitUntilDead())
     #expect(try session.value("#{alternate_on}") == "0")
+  }
+
+  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+  func openStartsOnTheScreenAtAPathAndBackWalksUpIt() throws {
+    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
+    let photo = try #require(BundledPhotoService.catalog.first { $0.forSale })
+    let session = TmuxSession()
+    defer { session.stop() }
+    try session.start(binary, arguments: ["--open", "/gallery/photo/\(photo.id)"])
+    let detail = try session.waitFor("For sale")
+    #expect(detail.contains(photo.name))
+    #expect(detail.contains("▒"), "the picture's preview is drawn")
+    try session.keys("Escape")
+    try session.waitFor("20 photos")
+    try session.keys("Escape")
+    try session.waitFor("Choose an app")
+    try session.keys("q")
+    #expect(try session.waitUntilDead())
+  }
+
+  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+  func anUnknownPathLandsOnTheNearestScreenWithAnAlert() throws {
+    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
+    let session = TmuxSession()
+    defer { session.stop() }
+    try session.start(binary, arguments: ["--open", "/courses/course/999"])
+    let screen = try session.waitFor("There is no course 999.")
+    #expect(screen.contains("Page not found"))
+    try session.keys("Enter")
+    try session.waitFor("Podcasts Course")
+    try session.keys("q")
+    #expect(try session.waitUntilDead())
   }
 
   @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
