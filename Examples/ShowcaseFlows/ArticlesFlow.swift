@@ -39,9 +39,9 @@ public final class ArticlesFlow: FlowController {
   public func restore(_ path: ArraySlice<String>, on navigator: ShowcaseNavigator)
     async throws(NavigationError)
   {
-    guard let first = path.first else { return }
-    guard first == "article", path.count == 2, let id = path.last.flatMap({ Int($0) }), let list
-    else { throw .unknownComponent(path.joined(separator: "/")) }
+    guard !path.isEmpty else { return }
+    let id = try path.identifier(named: "article")
+    guard let list else { throw .unavailable("article/\(id)", reason: "The list is gone.") }
     guard await list.openRequested(id: id) else {
       throw .unavailable(
         "article/\(id)",

@@ -42,9 +42,9 @@ public final class GalleryFlow: FlowController {
   public func restore(_ path: ArraySlice<String>, on navigator: ShowcaseNavigator)
     async throws(NavigationError)
   {
-    guard let first = path.first else { return }
-    guard first == "photo", path.count == 2, let id = path.last.flatMap({ Int($0) }), let list
-    else { throw .unknownComponent(path.joined(separator: "/")) }
+    guard !path.isEmpty else { return }
+    let id = try path.identifier(named: "photo")
+    guard let list else { throw .unavailable("photo/\(id)", reason: "The list is gone.") }
     do {
       try await list.openRequested(id: id)
     } catch .unexpectedStatus(404) {
