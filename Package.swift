@@ -29,6 +29,7 @@ let package = Package(
     .library(name: "TetherFlow", targets: ["TetherFlow"]),
     .library(name: "TetherTerminal", targets: ["TetherTerminal"]),
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
+    .library(name: "TetherWeb", targets: ["TetherWeb"]),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1")
@@ -49,6 +50,13 @@ let package = Package(
     ),
     .target(
       name: "TetherTerminal",
+      dependencies: ["Tether", "TetherFlow"],
+      swiftSettings: swiftSettings
+    ),
+    // The web view layer without a server: HTML views, patches, sessions. The HTTP and
+    // WebSocket side (Hummingbird) lives in Examples/, so it never reaches an adopter.
+    .target(
+      name: "TetherWeb",
       dependencies: ["Tether", "TetherFlow"],
       swiftSettings: swiftSettings
     ),
@@ -81,6 +89,11 @@ let package = Package(
     .testTarget(
       name: "TetherTerminalTests",
       dependencies: ["TetherTerminal", "TetherFlow", "TetherTesting"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TetherWebTests",
+      dependencies: ["TetherWeb", "TetherFlow", "TetherTesting"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

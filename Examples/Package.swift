@@ -43,6 +43,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
   ],
@@ -109,12 +110,41 @@ let package = Package(
       path: "ShowcaseTerminal",
       swiftSettings: swiftSettings
     ),
+    .target(
+      name: "ShowcaseWeb",
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherWeb", package: "Tether"),
+        "ShowcaseFlows", "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry",
+      ],
+      path: "ShowcaseWeb",
+      swiftSettings: swiftSettings
+    ),
+    // TetherWeb's server side: pages, assets and the session sockets (Hummingbird).
+    .target(
+      name: "ShowcaseWebServer",
+      dependencies: [
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherWeb", package: "Tether"),
+        "ShowcaseWeb", "ShowcaseFlows", "Gallery",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ],
+      path: "ShowcaseWebServer",
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "showcase",
       dependencies: [
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherTerminal", package: "Tether"),
-        "ShowcaseTerminal", "ShowcaseFlows",
+        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWebServer",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Showcase",
@@ -194,6 +224,19 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "ShowcaseWebTests",
+      dependencies: [
+        "ShowcaseWeb", "ShowcaseWebServer", "ShowcaseFlows", "ShowcaseTestSupport", "Gallery",
+        "Courses", "Profile", "Articles", "Entry", "ExampleSupport",
+        .product(name: "TetherWeb", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherTesting", package: "Tether"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "ShowcaseServerTests",
       dependencies: [
         "ShowcaseServer", "Gallery", "Courses", "Profile", "Articles", "Entry", "ExampleSupport",
@@ -224,6 +267,15 @@ let package = Package(
       name: "TetherTerminalTests",
       dependencies: [
         .product(name: "TetherTerminal", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherTesting", package: "Tether"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TetherWebTests",
+      dependencies: [
+        .product(name: "TetherWeb", package: "Tether"),
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherTesting", package: "Tether"),
       ],

@@ -1,20 +1,47 @@
 import ArgumentParser
+import Dispatch
 import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
 import ShowcaseFlows
 import ShowcaseTerminal
+import ShowcaseWebServer
 import TetherFlow
 import TetherTerminal
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `showcase`: the five seed apps in one terminal app.
 @main
 struct ShowcaseCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "showcase",
-    abstract: "The five Tether seed apps, driven by their view models, in your terminal.",
+    abstract:
+      "The five Tether seed apps, driven by their view models, in your terminal or browser.",
     discussion: """
       Keys: ↑/↓ (or k/j) move, Enter opens, Esc/Backspace/← go back, q quits.
+      --web serves the same apps to browsers instead: every screen has its own URL.
       Data is embedded by default; --api uses a server such as `swift run showcase-api`.
       """)
+
+  @Flag(help: "Serve the showcase to web browsers instead of drawing it in this terminal.")
+  var web = false
+
+  @Option(help: "With --web: the port to listen on; 0 picks a free one.")
+  var port = 8080
+
+  @Option(help: "With --web: the address to listen on.")
+  var host = "127.0.0.1"
+
+  @Option(help: "With --web: seconds a session outlives its page's socket.")
+  var sessionGrace = 30.0
 
   @Option(help: "Use this server's data instead of the embedded data, e.g. http://127.0.0.1:8080.")
   var api: String?
@@ -25,6 +52,12 @@ struct ShowcaseCommand: AsyncParsableCommand {
   var path: String?
 
   func validate() throws {
+    guard sessionGrace >= 0, sessionGrace <= 86_400 else {
+      throw ValidationError("--session-grace needs seconds from 0 to 86400, not \(sessionGrace).")
+    }
+    guard (0...65_535).contains(port) else {
+      throw ValidationError("--port needs a number from 0 to 65535, not \(port).")
+    }
     if let api {
       guard let url = URL(string: api), url.scheme == "http" || url.scheme == "https",
         url.host != nil
@@ -37,12 +70,16 @@ struct ShowcaseCommand: AsyncParsableCommand {
 
   @MainActor
   func run() async throws {
+    let services: ShowcaseServices =
+      if let api, let url = URL(string: api) { .http(baseURL: url) } else { .bundled() }
+    if web {
+      try await serveWeb(services: services)
+      return
+    }
     guard TerminalSession.isInteractive else {
       FileHandle.standardError.write(Data("showcase: \(TerminalError.notATerminal)\n".utf8))
       throw ExitCode(2)
     }
-    let services: ShowcaseServices =
-      if let api, let url = URL(string: api) { .http(baseURL: url) } else { .bundled() }
     let session = try TerminalSession()
     let stack = NavigationStack<ShowcaseDestination>()
     let navigator = TerminalNavigator(stack: stack) { screen in
@@ -62,4 +99,47 @@ struct ShowcaseCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
   }
+
+  /// Serves the showcase to browsers until SIGTERM or SIGINT; exits 0.
+  @MainActor
+  private func serveWeb(services: ShowcaseServices) async throws {
+    var logger = Logger(label: "showcase-web")
+    logger.logLevel = .notice
+    let registry = WebSessionRegistry(
+      services: services, gracePeriod: .milliseconds(Int(sessionGrace * 1000)))
+    let host = self.host
+    let application = ShowcaseWebServer.makeApplication(
+      host: host, port: port, registry: registry, logger: logger,
+      onRunning: { port in
+        // Flushed at once: whoever started us may be reading a pipe for this line.
+        FileHandle.standardOutput.write(
+          Data("Serving the showcase at http://\(host):\(port)\n".utf8))
+      })
+    // Browsers may keep their sockets open: if the graceful stop has not finished 3 s after
+    // the signal, leave anyway. The process exits 0 either way.
+    let watchdogs = exitSoonAfterStopSignals()
+    let group = ServiceGroup(
+      services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    try await group.run()
+    registry.closeAll()
+    withExtendedLifetime(watchdogs) {}
+  }
+}
+
+/// Watches SIGTERM and SIGINT (beside the service group's own graceful stop) and ends the
+/// process 3 s after one arrives. Not main-actor code: the handlers run on a global queue.
+private func exitSoonAfterStopSignals() -> [any DispatchSourceSignal] {
+  [SIGTERM, SIGINT].map { (signalNumber: Int32) -> any DispatchSourceSignal in
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+    source.setEventHandler {
+      DispatchQueue.global().asyncAfter(deadline: .now() + 3) { leaveNow() }
+    }
+    source.resume()
+    return source
+  }
+}
+
+/// Ends the process with status 0 at once (the C library's `exit`).
+private func leaveNow() -> Never {
+  exit(0)
 }

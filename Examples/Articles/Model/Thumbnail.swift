@@ -85,6 +85,14 @@ public struct Thumbnail: Equatable, Sendable {
     self.pixels = pixels
   }
 
+  /// The image as a grayscale PNG file, for view layers that show files (browsers do not
+  /// show PGM).
+  ///
+  /// - Returns: The file's bytes.
+  public func png() -> [UInt8] {
+    PNGEncoder.encode(width: width, height: height, colorType: .grayscale, pixels: pixels)
+  }
+
   /// A deterministic image for `name`: a diagonal gradient with a pattern seeded by the name.
   ///
   /// - Parameters:

@@ -117,24 +117,11 @@ public struct PhotoImage: Equatable, Sendable {
   ///
   /// - Returns: The file's bytes.
   public func png() -> [UInt8] {
-    var raw: [UInt8] = []
-    raw.reserveCapacity(height * (width * 3 + 1))
-    for y in 0..<height {
-      raw.append(0)  // filter: none
-      for pixel in pixels[(y * width)..<((y + 1) * width)] {
-        raw += [pixel.red, pixel.green, pixel.blue]
-      }
-    }
-    var header: [UInt8] = []
-    header.appendBigEndian(UInt32(width))
-    header.appendBigEndian(UInt32(height))
-    header += [8, 2, 0, 0, 0]  // 8 bits, RGB, deflate, adaptive filters, no interlace
-    var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    PNG.appendChunk("IHDR", header, to: &file)
-    PNG.appendChunk("IDAT", PNG.zlibStored(raw), to: &file)
-    PNG.appendChunk("IEND", [], to: &file)
-    return file
+    PNGEncoder.encode(
+      width: width, height: height, colorType: .rgb,
+      pixels: pixels.flatMap { [$0.red, $0.green, $0.blue] })
   }
+
 }
 
 extension PhotoImage.RGB {

@@ -176,7 +176,7 @@ import Testing
       let crc = png[offset + 8 + length..<offset + 12 + length].reduce(UInt32(0)) {
         $0 << 8 | UInt32($1)
       }
-      #expect(crc == PNG.crc32(Array(type.utf8) + data), "\(type)")
+      #expect(crc == PNGEncoder.crc32(Array(type.utf8) + data), "\(type)")
       chunks.append((type, data))
       offset += 12 + length
     }
@@ -197,7 +197,7 @@ import Testing
       position += 5 + length
     }
     #expect(zlib.count == position + 4)
-    #expect(PNG.adler32(raw) == zlib[position...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    #expect(PNGEncoder.adler32(raw) == zlib[position...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     #expect(raw.count == 240 * (300 * 3 + 1))
     let pixel = image.pixels[5 * 300 + 7]
     let start = 5 * (300 * 3 + 1) + 1 + 7 * 3

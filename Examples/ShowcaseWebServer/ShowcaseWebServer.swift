@@ -1,0 +1,137 @@
+import Foundation
+import Gallery
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ShowcaseFlows
+import TetherWeb
+
+/// The showcase in a browser: pages, the client script and style, the catalog's pictures, and
+/// the WebSocket each page talks to its session over.
+public enum ShowcaseWebServer {
+  /// The largest message a page may send over its socket.
+  public static let maximumMessageSize = 16 * 1024
+
+  /// The router: `GET /tether.js`, `/tether.css`, `/images/photos/<id>.png`, `/health`,
+  /// `/stats` (`{"sessions": N}`), the
+  /// socket at `/ws`, and a page for every other path.
+  public static func makeRouter(
+    registry: WebSessionRegistry, logger: Logger
+  ) -> Router<BasicWebSocketRequestContext> {
+    let router = Router(context: BasicWebSocketRequestContext.self)
+    router.get("health") { _, _ in "ok" }
+    router.get("stats") { _, _ -> Response in
+      let sessions = await registry.count
+      return Response(
+        status: .ok, headers: [.contentType: "application/json"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"sessions":\#(sessions)}"#)))
+    }
+    router.get("tether.js") { _, _ in
+      asset(WebAssets.script, type: "text/javascript; charset=utf-8")
+    }
+    router.get("tether.css") { _, _ in asset(WebAssets.style, type: "text/css; charset=utf-8") }
+    router.get("images/photos/:file") { request, _ -> Response in
+      guard let id = PhotoImage.photoID(inPath: request.uri.path),
+        BundledPhotoService.photo(id: id) != nil
+      else { return Response(status: .notFound) }
+      return Response(
+        status: .ok,
+        headers: [.contentType: "image/png", .cacheControl: "public, max-age=86400"],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: PhotoImage(photoID: id).png())))
+    }
+    router.ws(
+      "ws",
+      shouldUpgrade: { request, _ in
+        // Only this server's own pages may connect: a page elsewhere cannot drive a session.
+        guard isSameOrigin(request) else { return .dontUpgrade }
+        return .upgrade([:])
+      },
+      onUpgrade: { inbound, outbound, context in
+        let query = context.request.uri.queryParameters
+        let id = query["session"].map(String.init) ?? ""
+        let resync = query["resync"] != nil
+        let (stream, continuation) = AsyncStream.makeStream(
+          of: String.self, bufferingPolicy: .bufferingNewest(256))
+        let connection = await registry.attach(id, resync: resync) { continuation.yield($0) }
+        guard let connection else {
+          try await outbound.close(.unknown(4404), reason: "no such session")
+          return
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+          group.addTask {
+            for await text in stream { try await outbound.write(.text(text)) }
+          }
+          do {
+            for try await message in inbound.messages(maxSize: maximumMessageSize) {
+              guard case .text(let text) = message else {
+                logger.notice("session refused a binary message")
+                continue
+              }
+              if let error = await registry.receive(id, text) {
+                logger.notice("session refused a message: \(error)")
+              }
+            }
+          } catch {
+            logger.notice("session socket ended: \(error)")
+          }
+          continuation.finish()
+          group.cancelAll()
+        }
+        await registry.detach(id, connection: connection)
+      })
+    let pageHandler: @Sendable (Request, BasicWebSocketRequestContext) async -> Response = {
+      request, _ in
+      switch await registry.page(for: request.uri.path) {
+      case .page(let html, _):
+        return page(html, status: .ok)
+      case .notFound(let html):
+        return page(html, status: .notFound)
+      case .full:
+        return page(
+          "<!doctype html><p>The showcase is full; try again in a minute.</p>",
+          status: .serviceUnavailable)
+      }
+    }
+    router.get("/", use: pageHandler)
+    router.get("**", use: pageHandler)
+    return router
+  }
+
+  /// The application, listening on `host:port` (`port` 0 picks a free one).
+  public static func makeApplication(
+    host: String, port: Int, registry: WebSessionRegistry, logger: Logger,
+    onRunning: @escaping @Sendable (Int) async -> Void
+  ) -> some ApplicationProtocol {
+    let router = makeRouter(registry: registry, logger: logger)
+    return Application(
+      router: router,
+      server: .http1WebSocketUpgrade(
+        webSocketRouter: router,
+        configuration: .init(ws: .init(maxFrameSize: maximumMessageSize))),
+      configuration: .init(address: .hostname(host, port: port), serverName: "showcase-web"),
+      onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+      logger: logger)
+  }
+
+  /// Whether the request's `Origin` is the host it was sent to.
+  static func isSameOrigin(_ request: Request) -> Bool {
+    guard let origin = request.headers[.origin], let host = request.head.authority else {
+      return false
+    }
+    return origin == "http://\(host)" || origin == "https://\(host)"
+  }
+
+  private static func asset(_ text: String, type: String) -> Response {
+    Response(
+      status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+  }
+
+  private static func page(_ html: String, status: HTTPResponse.Status) -> Response {
+    Response(
+      status: status,
+      headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+  }
+}

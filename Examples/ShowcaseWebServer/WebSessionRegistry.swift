@@ -1,0 +1,163 @@
+import Foundation
+import ShowcaseFlows
+import ShowcaseWeb
+import TetherFlow
+import TetherWeb
+
+/// Every open browser tab's session, by id: created for a page, attached to its socket, kept
+/// for a grace period after the socket closes (so a reload or a reconnect resumes it), then
+/// closed — which frees its stack, flows and view models.
+@MainActor
+public final class WebSessionRegistry {
+  /// What a page request found.
+  public enum PageResult: Sendable {
+    /// The page, and the id of its new session.
+    case page(html: String, sessionID: String)
+    /// No screen at this path: the 404 page.
+    case notFound(html: String)
+    /// Too many sessions are open.
+    case full
+  }
+
+  /// The most sessions open at once; a page beyond it gets 503.
+  public let capacity: Int
+  /// How long a session outlives its socket.
+  public let gracePeriod: Duration
+  private let services: ShowcaseServices
+  private var sessions: [String: Entry] = [:]
+
+  private struct Entry {
+    let session: WebSession
+    var connection = 0
+    var expiry: Task<Void, Never>?
+  }
+
+  /// Creates a registry.
+  ///
+  /// - Parameters:
+  ///   - services: The services each session's flows use.
+  ///   - capacity: The most sessions open at once.
+  ///   - gracePeriod: How long a session outlives its socket.
+  public init(services: ShowcaseServices, capacity: Int = 500, gracePeriod: Duration = .seconds(30))
+  {
+    self.services = services
+    self.capacity = capacity
+    self.gracePeriod = gracePeriod
+  }
+
+  /// How many sessions are open.
+  public var count: Int { sessions.count }
+
+  /// A new session showing `path`, and its page; the 404 page for a path that names no screen.
+  ///
+  /// - Parameter path: The request's path, such as `/gallery/photo/230200400`.
+  /// - Returns: The page or why there is none.
+  public func page(for path: String) async -> PageResult {
+    guard sessions.count < capacity else { return .full }
+    let stack = NavigationStack<ShowcaseDestination>()
+    let main = MainFlowController(services: services)
+    if let error = await main.open(ScreenPath(parsing: path), on: stack) {
+      return .notFound(html: Self.notFoundPage(path: path, reason: error.description))
+    }
+    let id = Self.newID()
+    let session = WebSession(
+      id: id, stack: stack, appTitle: "Tether showcase",
+      open: { [weak main, weak stack] path in
+        guard let main, let stack else { return }
+        await main.open(path, on: stack)
+      },
+      makeView: ShowcaseWebViews.makeView(for:))
+    sessions[id] = Entry(session: session)
+    await session.settle()
+    scheduleExpiry(id)  // a page that never connects does not keep its session
+    let html = session.document(script: "/tether.js", style: "/tether.css")
+    return .page(html: html, sessionID: id)
+  }
+
+  /// The open session with `id`, if any.
+  public func session(_ id: String) -> WebSession? { sessions[id]?.session }
+
+  /// Whether a session with `id` is open.
+  public func contains(_ id: String) -> Bool { sessions[id] != nil }
+
+  /// Connects a socket to session `id`.
+  ///
+  /// - Parameters:
+  ///   - id: The session.
+  ///   - resync: Whether the page may be older than the session's last render.
+  ///   - send: Sends one text message to the page.
+  /// - Returns: A connection number for ``detach(_:connection:)``, or `nil` if there is no such
+  ///   session.
+  public func attach(_ id: String, resync: Bool, send: @escaping (String) -> Void) -> Int? {
+    guard var entry = sessions[id] else { return nil }
+    entry.expiry?.cancel()
+    entry.expiry = nil
+    entry.connection += 1
+    sessions[id] = entry
+    entry.session.attach(send, resync: resync)
+    return entry.connection
+  }
+
+  /// Routes a page's message to its session.
+  ///
+  /// - Returns: Why it was refused, or `nil`.
+  public func receive(_ id: String, _ text: String) async -> WebSessionError? {
+    guard let session = sessions[id]?.session else { return nil }
+    return await session.receive(text)
+  }
+
+  /// The socket of connection `connection` closed: the session waits out the grace period.
+  public func detach(_ id: String, connection: Int) {
+    guard let entry = sessions[id], entry.connection == connection else { return }
+    entry.session.detach()
+    scheduleExpiry(id)
+  }
+
+  /// Closes every session (the server is stopping).
+  public func closeAll() {
+    for entry in sessions.values {
+      entry.expiry?.cancel()
+      entry.session.close()
+    }
+    sessions = [:]
+  }
+
+  private func scheduleExpiry(_ id: String) {
+    let grace = gracePeriod
+    sessions[id]?.expiry?.cancel()
+    sessions[id]?.expiry = Task { [weak self] in
+      try? await Task.sleep(for: grace)
+      guard !Task.isCancelled else { return }
+      self?.expire(id)
+    }
+  }
+
+  private func expire(_ id: String) {
+    guard let entry = sessions[id], !entry.session.isAttached else { return }
+    entry.session.close()
+    sessions[id] = nil
+  }
+
+  /// 128 random bits in hex.
+  private static func newID() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<2).map { _ in
+      let value = generator.next() as UInt64
+      let hex = String(value, radix: 16)
+      return String(repeating: "0", count: 16 - hex.count) + hex
+    }.joined()
+  }
+
+  static func notFoundPage(path: String, reason: String) -> String {
+    """
+    <!doctype html>
+    <html lang="en"><head><meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Not found · Tether showcase</title>
+    <link rel="stylesheet" href="/tether.css">
+    </head><body><div id="app"><header><h1>Page not found</h1></header>
+    <main><p>\(HTMLEscaping.text(path)): \(HTMLEscaping.text(reason))</p>
+    <p><a href="/">Go to the home page</a></p></main></div></body></html>
+    """
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Gallery
+import Hummingbird
+import ShowcaseFlows
+import Testing
+import TetherTesting
+import TetherWeb
+
+@testable import ShowcaseWebServer
+
+/// The web showcase without a browser: every screen's page, the registry's life cycle, the
+/// origin check, and what a gesture costs on the wire.
+@MainActor
+@Suite struct ShowcaseWebTests {
+
+  nonisolated static let pages: [(path: String, texts: [String])] = [
+    ("/", ["Tether showcase", "Gallery", "Entry"]),
+    ("/gallery", ["Popular", "20 photos", "Untitled"]),
+    ("/gallery/photo/230200400", ["For sale", #"<img"#, "/images/photos/230200400.png"]),
+    ("/courses", ["Courses", "Podcasts Course"]),
+    ("/courses/course/2", ["Podcasts Course", "39 lessons"]),
+    ("/profile", ["Profile", "@octocat", "Next profile"]),
+    ("/articles", ["Articles", "MVVM without the desperation"]),
+    ("/articles/article/0", ["MVVM without the desperation"]),
+    ("/entry", ["User: —", "Fetch user", "disabled"]),
+    ("/entry/greeting/%E6%9D%8E%E5%A8%9C", ["Hello, 李娜!"]),
+  ]
+
+  @Test(arguments: pages)
+  func everyScreenHasAPageAtItsPath(path: String, texts: [String]) async throws {
+    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+    guard case .page(let html, let id) = await registry.page(for: path) else {
+      Issue.record("no page at \(path)")
+      return
+    }
+    for text in texts { #expect(html.contains(text), "\(path) shows \(text)") }
+    #expect(html.contains(#"<script src="/tether.js" data-session="\#(id)">"#))
+    #expect(registry.session(id)?.path == path)
+    registry.closeAll()
+  }
+
+  @Test(arguments: ["/nowhere", "/gallery/photo/12", "/courses/course/999", "/entry/greeting"])
+  func anUnknownPathIsA404PageWithAWayHome(path: String) async {
+    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+    guard case .notFound(let html) = await registry.page(for: path) else {
+      Issue.record("\(path) should be not found")
+      return
+    }
+    #expect(html.contains("Page not found"))
+    #expect(html.contains(#"<a href="/">"#))
+    #expect(registry.count == 0, "a 404 keeps no session")
+  }
+
+  @Test func aOneRowSelectionChangeSendsUnderTwoPercentOfThePage() async throws {
+    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+    guard case .page(let html, let id) = await registry.page(for: "/gallery") else {
+      Issue.record("no gallery page")
+      return
+    }
+    var sent: [String] = []
+    _ = registry.attach(id, resync: false) { sent.append($0) }
+    #expect(await registry.receive(id, #"{"type":"key","key":"ArrowDown"}"#) == nil)
+    let message = try #require(sent.last)
+    let ratio = Double(message.utf8.count) / Double(html.utf8.count)
+    #expect(ratio <= 0.02, "\(message.utf8.count) of \(html.utf8.count) bytes")
+    print(
+      "figure: one-row selection change \(message.utf8.count) B, full page \(html.utf8.count) B")
+    registry.closeAll()
+  }
+
+  @Test func sessionsAreCappedAndExpireAfterTheirSocketCloses() async throws {
+    let registry = WebSessionRegistry(
+      services: .bundled(thumbnailDelay: .zero), capacity: 2, gracePeriod: .seconds(1))
+    guard case .page(_, let first) = await registry.page(for: "/courses"),
+      case .page(_, let second) = await registry.page(for: "/entry")
+    else {
+      Issue.record("no pages")
+      return
+    }
+    guard case .full = await registry.page(for: "/") else {
+      Issue.record("a third session should be refused")
+      return
+    }
+    let connection = try #require(registry.attach(first, resync: false) { _ in })
+    #expect(registry.attach("not-a-session", resync: false) { _ in } == nil)
+    try await Task.sleep(for: .milliseconds(1600))
+    #expect(registry.contains(first), "an attached session stays")
+    #expect(!registry.contains(second), "a page that never connected expires")
+    await withLeakTracking { leaks in
+      if let session = registry.session(first) { leaks.track(session) }
+      registry.detach(first, connection: connection)
+      try? await Task.sleep(for: .milliseconds(1600))
+      #expect(!registry.contains(first))
+    }
+    #expect(registry.count == 0)
+  }
+
+  @Test func aReconnectWithinTheGracePeriodResumesTheSession() async throws {
+    let registry = WebSessionRegistry(
+      services: .bundled(thumbnailDelay: .zero), gracePeriod: .milliseconds(200))
+    guard case .page(_, let id) = await registry.page(for: "/courses") else { return }
+    let first = try #require(registry.attach(id, resync: false) { _ in })
+    registry.detach(id, connection: first)
+    var resent: [String] = []
+    let second = try #require(registry.attach(id, resync: true) { resent.append($0) })
+    #expect(second == first + 1)
+    registry.detach(id, connection: first)  // the old socket's late close changes nothing
+    try await Task.sleep(for: .milliseconds(400))
+    #expect(registry.contains(id))
+    #expect(resent.first?.hasPrefix(#"{"p":[["r","app","#) == true)
+    registry.closeAll()
+  }
+
+  @Test func onlyThePagesOwnOriginMayOpenASocket() {
+    func request(origin: String?) -> Request {
+      var fields = HTTPFields()
+      if let origin { fields[.origin] = origin }
+      return Request(
+        head: HTTPRequest(
+          method: .get, scheme: "http", authority: "127.0.0.1:8080", path: "/ws",
+          headerFields: fields),
+        body: .init(buffer: .init()))
+    }
+    #expect(ShowcaseWebServer.isSameOrigin(request(origin: "http://127.0.0.1:8080")))
+    #expect(!ShowcaseWebServer.isSameOrigin(request(origin: "http://evil.example")))
+    #expect(!ShowcaseWebServer.isSameOrigin(request(origin: "http://127.0.0.1:9999")))
+    #expect(!ShowcaseWebServer.isSameOrigin(request(origin: "null")))
+    #expect(!ShowcaseWebServer.isSameOrigin(request(origin: nil)))
+  }
+}

@@ -1,0 +1,282 @@
+import Dispatch
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whether Chromium and its WebDriver are installed (`.ci/run` installs them).
+let browserIsInstalled =
+  FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
+  && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+
+struct WebDriverError: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// A minimal W3C WebDriver client for headless Chromium: one browser session per instance.
+final class Browser: @unchecked Sendable {
+  // @unchecked: every property is set in `init` and never changed; the chromedriver process
+  // is only terminated in `quit()`.
+  private let driver: Process
+  private let base: URL
+  private let session: String
+
+  /// Starts chromedriver on a free port and a headless Chromium session in it.
+  init(width: Int = 390, height: Int = 844) async throws {
+    let port = Int.random(in: 20_000..<40_000)
+    driver = Process()
+    driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
+    driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1", "--log-level=OFF"]
+    driver.standardOutput = FileHandle.nullDevice
+    driver.standardError = FileHandle.nullDevice
+    try driver.run()
+    guard let base = URL(string: "http://127.0.0.1:\(port)") else {
+      throw WebDriverError(description: "bad port")
+    }
+    self.base = base
+    var ready = false
+    var lastError: (any Error)?
+    for _ in 0..<100 where !ready {
+      try await Task.sleep(for: .milliseconds(100))
+      do {
+        _ = try await Self.request(base, "GET", "/status", nil)
+        ready = true
+      } catch {
+        lastError = error
+      }
+    }
+    guard ready else {
+      kill(driver.processIdentifier, SIGKILL)
+      throw WebDriverError(
+        description: "chromedriver did not start: \(String(describing: lastError))")
+    }
+    let capabilities: [String: Any] = [
+      "capabilities": [
+        "alwaysMatch": [
+          "browserName": "chrome",
+          "goog:chromeOptions": [
+            "binary": "/usr/bin/chromium",
+            "args": [
+              "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--window-size=\(width),\(height)",
+            ],
+          ],
+        ]
+      ]
+    ]
+    let answer = try await Self.request(base, "POST", "/session", capabilities)
+    guard let id = (answer as? [String: Any])?["sessionId"] as? String else {
+      kill(driver.processIdentifier, SIGKILL)
+      throw WebDriverError(description: "no browser session: \(answer)")
+    }
+    session = id
+  }
+
+  func quit() async {
+    _ = try? await Self.request(base, "DELETE", "/session/\(session)", nil)
+    kill(driver.processIdentifier, SIGKILL)  // chromedriver does not always stop on SIGTERM
+  }
+
+  func open(_ url: String) async throws {
+    _ = try await command("POST", "url", ["url": url])
+  }
+
+  func back() async throws { _ = try await command("POST", "back", [:]) }
+
+  /// Runs `script` in the page and returns its result.
+  @discardableResult
+  func run(_ script: String, _ arguments: [Any] = []) async throws -> Any {
+    try await command("POST", "execute/sync", ["script": script, "args": arguments])
+  }
+
+  /// Runs `script` (which calls `arguments[arguments.length - 1]` with its result) and waits.
+  func runAsync(_ script: String) async throws -> Any {
+    try await command("POST", "execute/async", ["script": script, "args": []])
+  }
+
+  func text(_ selector: String) async throws -> String {
+    let value = try await run(
+      "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;", [selector])
+    return value as? String ?? ""
+  }
+
+  func count(_ selector: String) async throws -> Int {
+    try await run("return document.querySelectorAll(arguments[0]).length;", [selector]) as? Int ?? 0
+  }
+
+  func click(_ selector: String) async throws {
+    let element = try await command(
+      "POST", "element", ["using": "css selector", "value": selector])
+    guard let id = (element as? [String: Any])?.values.first as? String else {
+      throw WebDriverError(description: "no element \(selector)")
+    }
+    _ = try await command("POST", "element/\(id)/click", [:])
+  }
+
+  /// Presses keys: WebDriver codes such as `\u{E015}` (↓), `\u{E007}` (Enter), `\u{E00C}` (Esc).
+  func press(_ keys: String) async throws {
+    var actions: [[String: Any]] = []
+    for key in keys.unicodeScalars.map(String.init) {
+      actions.append(["type": "keyDown", "value": key])
+      actions.append(["type": "keyUp", "value": key])
+    }
+    _ = try await command(
+      "POST", "actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
+  }
+
+  func screenshot(to path: String) async throws {
+    let value = try await command("GET", "screenshot", nil)
+    guard let base64 = value as? String, let data = Data(base64Encoded: base64) else {
+      throw WebDriverError(description: "no screenshot")
+    }
+    try data.write(to: URL(fileURLWithPath: path))
+  }
+
+  /// Waits until `condition` holds, polling every 50 ms, for at most `seconds`.
+  func waitUntil(
+    _ what: String, seconds: Double = 10, _ condition: () async throws -> Bool
+  ) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if try await condition() { return }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    throw WebDriverError(description: "timed out waiting for \(what)")
+  }
+
+  private func command(_ method: String, _ path: String, _ body: [String: Any]?) async throws
+    -> Any
+  {
+    try await Self.request(base, method, "/session/\(session)/\(path)", body)
+  }
+
+  private static func request(_ base: URL, _ method: String, _ path: String, _ body: Any?)
+    async throws -> Any
+  {
+    let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()
+    let port = base.port ?? 80
+    let data = try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(with: Result { try httpExchange(port: port, method, path, payload) })
+      }
+    }
+    let json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    guard let value = (json as? [String: Any])?["value"] else { return NSNull() }
+    if let error = (value as? [String: Any])?["error"] as? String {
+      let message = (value as? [String: Any])?["message"] as? String ?? ""
+      throw WebDriverError(description: "\(error): \(message.prefix(300))")
+    }
+    return value
+  }
+
+  /// One HTTP/1.1 request to 127.0.0.1 over a plain socket; returns the body. (Foundation's
+  /// client on Linux rejects chromedriver's `Name:value` headers, valid HTTP without a space.)
+  private static func httpExchange(port: Int, _ method: String, _ path: String, _ body: Data)
+    throws -> Data
+  {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw WebDriverError(description: "no socket") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw WebDriverError(description: "cannot connect to \(port)") }
+    var request = Data(
+      ("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n").utf8)
+    request += body
+    try request.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = send(
+          descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, 0)
+        guard written > 0 else { throw WebDriverError(description: "write failed") }
+        offset += written
+      }
+    }
+    // Read the head, then exactly Content-Length bytes: chromedriver may keep the
+    // connection open whatever the request says.
+    var response = Data()
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    var bodyStart: Data.Index?
+    var bodyLength: Int?
+    while true {
+      if let start = bodyStart, let length = bodyLength, response.count - start >= length {
+        return response[start..<(start + length)]
+      }
+      let count = recv(descriptor, &chunk, chunk.count, 0)
+      if count <= 0 { break }
+      response.append(contentsOf: chunk[0..<count])
+      if bodyStart == nil, let split = response.range(of: Data("\r\n\r\n".utf8)) {
+        bodyStart = split.upperBound
+        let head = String(decoding: response[..<split.lowerBound], as: UTF8.self).lowercased()
+        for line in head.split(separator: "\r\n") where line.hasPrefix("content-length:") {
+          bodyLength = Int(
+            line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        }
+      }
+    }
+    guard let start = bodyStart else { throw WebDriverError(description: "no HTTP answer") }
+    return response[start...]
+  }
+}
+
+/// The `showcase` binary beside the test bundle, running with `--web --port 0`.
+final class WebShowcase: @unchecked Sendable {
+  // @unchecked: set once in `init`; `stop()` only signals the process.
+  let process = Process()
+  let url: String
+
+  init(arguments: [String] = []) async throws {
+    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let candidates = [folder, folder.deletingLastPathComponent()].map {
+      $0.appendingPathComponent("showcase").path
+    }
+    guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else {
+      throw WebDriverError(description: "build the app first: swift build --product showcase")
+    }
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["--web", "--port", "0"] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    var line = ""
+    let deadline = Date().addingTimeInterval(20)
+    while !line.contains("\n"), Date() < deadline {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      line += String(decoding: chunk, as: UTF8.self)
+    }
+    guard let range = line.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)
+    else {
+      process.terminate()
+      throw WebDriverError(description: "showcase --web printed no URL: \(line)")
+    }
+    url = String(line[range])
+  }
+
+  /// Sends SIGTERM and waits for the exit; returns the status, or `nil` if it took over 5 s.
+  func stop() async -> Int32? {
+    process.terminate()
+    for _ in 0..<100 {
+      if !process.isRunning { return process.terminationStatus }
+      try? await Task.sleep(for: .milliseconds(50))
+    }
+    return nil
+  }
+}

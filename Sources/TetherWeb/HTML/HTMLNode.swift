@@ -1,0 +1,143 @@
+/// One node of a rendered page: an element with a stable id, or text.
+///
+/// Every element a web view renders carries an `id` that stays the same from one render to the
+/// next while the element means the same thing (a list row's id comes from its row's id), so a
+/// change can travel as a patch to that element instead of a new page.
+public enum HTMLNode: Equatable, Sendable {
+  /// An element: tag, id, attributes in order, children.
+  case element(Element)
+  /// Text, escaped when written.
+  case text(String)
+
+  /// An element's parts.
+  public struct Element: Equatable, Sendable {
+    /// The tag name, such as `div` or `button`.
+    public var tag: String
+    /// The element's `id`, unique in the page.
+    public var id: String
+    /// Attributes other than `id`, in the order written.
+    public var attributes: [(name: String, value: String)]
+    /// The children.
+    public var children: [HTMLNode]
+
+    /// Creates an element.
+    public init(
+      _ tag: String, id: String, attributes: [(name: String, value: String)] = [],
+      children: [HTMLNode] = []
+    ) {
+      self.tag = tag
+      self.id = id
+      self.attributes = attributes
+      self.children = children
+    }
+
+    /// Equal when tag, id, attributes and children are.
+    public static func == (lhs: Element, rhs: Element) -> Bool {
+      lhs.tag == rhs.tag && lhs.id == rhs.id && lhs.children == rhs.children
+        && lhs.attributes.elementsEqual(rhs.attributes) {
+          $0.name == $1.name && $0.value == $1.value
+        }
+    }
+
+    /// The value of attribute `name`, if present.
+    public subscript(attribute name: String) -> String? {
+      attributes.first { $0.name == name }?.value
+    }
+  }
+
+  /// An element node.
+  public static func element(
+    _ tag: String, id: String, _ attributes: [(name: String, value: String)] = [],
+    _ children: [HTMLNode] = []
+  ) -> HTMLNode {
+    .element(Element(tag, id: id, attributes: attributes, children: children))
+  }
+
+  /// The element's id, or `nil` for text.
+  public var id: String? {
+    if case .element(let element) = self { element.id } else { nil }
+  }
+
+  /// The node as HTML.
+  public var html: String {
+    var output = ""
+    write(to: &output)
+    return output
+  }
+
+  /// Appends the node's HTML to `output`.
+  public func write(to output: inout String) {
+    switch self {
+    case .text(let text):
+      output += HTMLEscaping.text(text)
+    case .element(let element):
+      output += "<\(element.tag) id=\"\(HTMLEscaping.attribute(element.id))\""
+      for (name, value) in element.attributes {
+        output += " \(name)=\"\(HTMLEscaping.attribute(value))\""
+      }
+      output += ">"
+      guard !HTMLEscaping.voidElements.contains(element.tag) else { return }
+      for child in element.children { child.write(to: &output) }
+      output += "</\(element.tag)>"
+    }
+  }
+
+  /// The node with id `id` in this tree, if any.
+  public func find(_ id: String) -> HTMLNode? {
+    guard case .element(let element) = self else { return nil }
+    if element.id == id { return self }
+    for child in element.children {
+      if let found = child.find(id) { return found }
+    }
+    return nil
+  }
+
+  /// Every text in the tree, in document order, joined by spaces: what a reader sees.
+  public var visibleText: String {
+    switch self {
+    case .text(let text): text
+    case .element(let element):
+      element.children.map(\.visibleText).filter { !$0.isEmpty }.joined(separator: " ")
+    }
+  }
+}
+
+/// HTML escaping for text and attribute values.
+public enum HTMLEscaping {
+  /// Elements that have no closing tag.
+  static let voidElements: Set<String> = ["img", "br", "hr", "input", "meta", "link"]
+
+  /// `text` safe between tags.
+  public static func text(_ text: String) -> String {
+    guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }
+    var output = ""
+    output.reserveCapacity(text.utf8.count)
+    for character in text {
+      switch character {
+      case "&": output += "&amp;"
+      case "<": output += "&lt;"
+      case ">": output += "&gt;"
+      default: output.append(character)
+      }
+    }
+    return output
+  }
+
+  /// `value` safe inside a double-quoted attribute.
+  public static func attribute(_ value: String) -> String {
+    guard value.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" || $0 == "\"" }) else {
+      return value
+    }
+    var output = ""
+    for character in value {
+      switch character {
+      case "&": output += "&amp;"
+      case "<": output += "&lt;"
+      case ">": output += "&gt;"
+      case "\"": output += "&quot;"
+      default: output.append(character)
+      }
+    }
+    return output
+  }
+}

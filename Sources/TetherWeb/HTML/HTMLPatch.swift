@@ -1,0 +1,60 @@
+/// One change to a page the browser applies: the smallest description of how one render
+/// differs from the last.
+public enum HTMLPatch: Equatable, Sendable {
+  /// Replace the element `id` (and everything in it) with `html`.
+  case replace(id: String, html: String)
+  /// Replace the children of element `id` with `html`.
+  case children(id: String, html: String)
+  /// Set the text of element `id`, whose only child is text.
+  case text(id: String, text: String)
+  /// Set attribute `name` of element `id`; `nil` removes it.
+  case attribute(id: String, name: String, value: String?)
+
+  /// The patches that turn the page `old` into `new`, smallest first: an attribute or a text
+  /// changes in place; children whose ids changed are replaced together; an element whose tag
+  /// or id changed is replaced whole.
+  ///
+  /// - Parameters:
+  ///   - old: The page the browser has.
+  ///   - new: The page just rendered.
+  /// - Returns: The patches, in document order; empty when nothing changed.
+  public static func diff(from old: HTMLNode, to new: HTMLNode) -> [HTMLPatch] {
+    var patches: [HTMLPatch] = []
+    diff(old, new, into: &patches)
+    return patches
+  }
+
+  private static func diff(_ old: HTMLNode, _ new: HTMLNode, into patches: inout [HTMLPatch]) {
+    guard old != new else { return }
+    guard case .element(let before) = old, case .element(let after) = new else { return }
+    guard before.tag == after.tag, before.id == after.id else {
+      patches.append(.replace(id: before.id, html: new.html))
+      return
+    }
+    for (name, value) in after.attributes where before[attribute: name] != value {
+      patches.append(.attribute(id: after.id, name: name, value: value))
+    }
+    for (name, _) in before.attributes where after[attribute: name] == nil {
+      patches.append(.attribute(id: after.id, name: name, value: nil))
+    }
+    guard before.children != after.children else { return }
+    if case .text(let text) = after.children.first, after.children.count == 1,
+      before.children.count <= 1, before.children.allSatisfy({ $0.id == nil })
+    {
+      patches.append(.text(id: after.id, text: text))
+      return
+    }
+    let sameShape =
+      before.children.count == after.children.count
+      && zip(before.children, after.children).allSatisfy { $0.id == $1.id && $0.id != nil }
+    guard sameShape else {
+      var html = ""
+      for child in after.children { child.write(to: &html) }
+      patches.append(.children(id: after.id, html: html))
+      return
+    }
+    for (oldChild, newChild) in zip(before.children, after.children) {
+      diff(oldChild, newChild, into: &patches)
+    }
+  }
+}

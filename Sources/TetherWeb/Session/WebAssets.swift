@@ -1,0 +1,136 @@
+/// The page's script and style sheet: small, hand-written, served by the app itself (no CDN).
+public enum WebAssets {
+  /// The client: applies patches, sends gestures, keeps the URL in step, reconnects.
+  public static let script = #"""
+    "use strict";
+    (() => {
+      const session = document.currentScript.dataset.session;
+      const keys = ["ArrowUp", "ArrowDown", "Enter", "Escape", "Home", "End"];
+      let socket = null;
+      let retries = 0;
+      let leaving = false;
+      const isTyping = (element) =>
+        !!element && (element.tagName === "INPUT" || element.tagName === "TEXTAREA" ||
+          element.isContentEditable);
+
+      function connect(resync) {
+        const scheme = location.protocol === "https:" ? "wss" : "ws";
+        const query = "session=" + encodeURIComponent(session) + (resync ? "&resync=1" : "");
+        socket = new WebSocket(scheme + "://" + location.host + "/ws?" + query);
+        socket.onopen = () => { retries = 0; };
+        socket.onmessage = (event) => apply(JSON.parse(event.data));
+        socket.onclose = (event) => {
+          if (leaving) return;
+          // 4404: the session is gone (expired, or the server restarted): load this URL anew.
+          if (event.code === 4404) { location.reload(); return; }
+          setTimeout(() => connect(true), Math.min(2000, 100 * 2 ** retries++));
+        };
+      }
+
+      function send(message) {
+        if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+      }
+
+      function apply(message) {
+        const typing = isTyping(document.activeElement) ? document.activeElement : null;
+        for (const patch of message.p) {
+          const element = document.getElementById(patch[1]);
+          if (!element) continue;
+          // A focused text field is never overwritten.
+          if (typing && element.contains(typing) && patch[0] !== "a") continue;
+          switch (patch[0]) {
+            case "r": element.outerHTML = patch[2]; break;
+            case "c": element.innerHTML = patch[2]; break;
+            case "t": element.textContent = patch[2]; break;
+            case "a":
+              if (patch[3] === null) element.removeAttribute(patch[2]);
+              else element.setAttribute(patch[2], patch[3]);
+              break;
+          }
+        }
+        if (message.path && message.path !== location.pathname) {
+          history.pushState(null, "", message.path);
+        }
+        if (message.title) document.title = message.title;
+        // Focus follows the selection unless the message names another element.
+        let focus = message.focus;
+        for (const patch of message.p) {
+          if (patch[0] === "a" && patch[2] === "aria-selected" && patch[3] === "true") {
+            focus = focus || patch[1];
+          }
+        }
+        if (focus && !isTyping(document.activeElement)) {
+          const target = document.getElementById(focus);
+          if (target && document.activeElement !== target) target.focus();
+        }
+        document.dispatchEvent(new CustomEvent("tether:applied"));
+      }
+
+      document.addEventListener("click", (event) => {
+        if (event.target.closest("[data-back]")) { history.back(); return; }
+        const target = event.target.closest("button[id]");
+        if (!target) return;
+        event.preventDefault();
+        send({ type: "click", id: target.id });
+      });
+      document.addEventListener("keydown", (event) => {
+        if (isTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+        if (!keys.includes(event.key)) return;
+        event.preventDefault();
+        send({ type: "key", key: event.key });
+      });
+      window.addEventListener("popstate", () => send({ type: "navigate", path: location.pathname }));
+      window.addEventListener("pagehide", () => { leaving = true; if (socket) socket.close(); });
+      window.addEventListener("pageshow", (event) => {
+        // Restored from the back-forward cache: the socket was closed; resume the session.
+        if (event.persisted) { leaving = false; connect(true); }
+      });
+      connect(false);
+    })();
+    """#
+
+  /// Plain, readable CSS: light and dark by `prefers-color-scheme`, usable at 360 px.
+  public static let style = #"""
+    :root { color-scheme: light dark; --fg: #1d1d1f; --bg: #ffffff; --dim: #6e6e73;
+      --accent: #0a66c2; --row: #f2f2f5; --selected: #dbe9ff; --error: #b00020; }
+    @media (prefers-color-scheme: dark) {
+      :root { --fg: #f2f2f7; --bg: #111114; --dim: #9a9aa2; --accent: #6cb2ff;
+        --row: #1c1c21; --selected: #233a5c; --error: #ff7a85; }
+    }
+    * { box-sizing: border-box; }
+    body { margin: 0; font: 16px/1.45 system-ui, sans-serif; color: var(--fg);
+      background: var(--bg); }
+    #app { max-width: 46rem; margin: 0 auto; padding: 0.75rem; }
+    header { display: flex; align-items: center; gap: 0.75rem; border-bottom: 1px solid var(--row);
+      padding-bottom: 0.5rem; margin-bottom: 0.75rem; }
+    h1 { font-size: 1.25rem; margin: 0; overflow-wrap: anywhere; }
+    button { font: inherit; color: inherit; }
+    .back { border: 0; background: none; color: var(--accent); cursor: pointer; padding: 0.25rem 0; }
+    .list { display: flex; flex-direction: column; gap: 0.25rem; }
+    .row { display: flex; flex-direction: column; align-items: flex-start; text-align: left;
+      width: 100%; padding: 0.5rem 0.75rem; border: 1px solid transparent; border-radius: 0.5rem;
+      background: var(--row); cursor: pointer; }
+    .row[aria-selected="true"] { background: var(--selected); border-color: var(--accent); }
+    .row:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+    .title { font-weight: 600; overflow-wrap: anywhere; }
+    .detail, .dim { color: var(--dim); font-size: 0.9rem; overflow-wrap: anywhere; }
+    .error { color: var(--error); font-weight: 600; }
+    .spinner::before { content: ""; display: inline-block; width: 0.9em; height: 0.9em;
+      margin-right: 0.5em; border: 2px solid var(--dim); border-top-color: transparent;
+      border-radius: 50%; animation: spin 0.8s linear infinite; vertical-align: -0.1em; }
+    @keyframes spin { to { transform: rotate(360deg); } }
+    img { max-width: 100%; height: auto; border-radius: 0.5rem; display: block; }
+    .stack > * + * { margin-top: 0.5rem; }
+    .stack > p { margin: 0; }
+    .stack > button { align-self: flex-start; margin-right: 0.5rem; padding: 0.4rem 0.9rem;
+      border-radius: 0.5rem; border: 1px solid var(--accent); background: none; cursor: pointer; }
+    .stack > button:disabled { opacity: 0.5; cursor: default; }
+    dialog[open] { position: fixed; inset: 0; margin: auto; max-width: min(90vw, 24rem);
+      height: fit-content; border: 1px solid var(--dim); border-radius: 0.75rem; color: var(--fg);
+      background: var(--bg); box-shadow: 0 0 0 100vmax rgba(0, 0, 0, 0.35); }
+    dialog h2 { margin-top: 0; font-size: 1.1rem; }
+    .buttons { display: flex; justify-content: flex-end; gap: 0.5rem; }
+    .alert-button { padding: 0.4rem 1.2rem; border-radius: 0.5rem; border: 0;
+      background: var(--accent); color: var(--bg); cursor: pointer; }
+    """#
+}

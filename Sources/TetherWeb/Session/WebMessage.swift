@@ -1,0 +1,137 @@
+import Foundation
+
+/// A message from the page: a gesture, or where the browser went.
+public enum ClientMessage: Equatable, Sendable {
+  /// The element `id` was clicked.
+  case click(id: String)
+  /// A key was pressed with no text field focused.
+  case key(WebKey)
+  /// The browser moved to `path` (Back, Forward).
+  case navigate(path: String)
+  /// The alert was dismissed (OK or Escape).
+  case dismissAlert
+
+  /// The largest message a page sends, in bytes; anything larger is refused.
+  public static let maximumSize = 4096
+
+  /// Decodes one message.
+  ///
+  /// - Parameter text: The message's JSON, such as `{"type":"click","id":"s1.0"}`.
+  /// - Throws: ``WebSessionError`` saying what was wrong with it.
+  public init(decoding text: String) throws(WebSessionError) {
+    guard text.utf8.count <= Self.maximumSize else {
+      throw .oversized(bytes: text.utf8.count, limit: Self.maximumSize)
+    }
+    struct Wire: Decodable {
+      var type: String
+      var id: String?
+      var key: String?
+      var path: String?
+    }
+    let wire: Wire
+    do {
+      wire = try JSONDecoder().decode(Wire.self, from: Data(text.utf8))
+    } catch {
+      throw .malformed(String(describing: error).prefix(200).description)
+    }
+    switch wire.type {
+    case "click":
+      guard let id = wire.id, !id.isEmpty else { throw .malformed("a click needs an id") }
+      self = .click(id: id)
+    case "key":
+      guard let name = wire.key, let key = WebKey(rawValue: name) else {
+        throw .unknownKey(wire.key ?? "")
+      }
+      self = .key(key)
+    case "navigate":
+      guard let path = wire.path, path.hasPrefix("/") else {
+        throw .malformed("navigate needs a path starting with /")
+      }
+      self = .navigate(path: path)
+    case "dismiss":
+      self = .dismissAlert
+    default:
+      throw .unknownType(String(wire.type.prefix(40)))
+    }
+  }
+}
+
+/// Why a page's message was refused. The session logs it and goes on.
+public enum WebSessionError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// Not JSON, or not the expected shape.
+  case malformed(String)
+  /// A `type` the session does not know.
+  case unknownType(String)
+  /// A key the session does not handle.
+  case unknownKey(String)
+  /// Larger than ``ClientMessage/maximumSize``.
+  case oversized(bytes: Int, limit: Int)
+  /// A click on an element that has no handler now (a stale page).
+  case noHandler(id: String)
+
+  /// A sentence for the log.
+  public var description: String {
+    switch self {
+    case .malformed(let detail): "malformed message: \(detail)"
+    case .unknownType(let type): "unknown message type '\(type)'"
+    case .unknownKey(let key): "unknown key '\(key)'"
+    case .oversized(let bytes, let limit): "message of \(bytes) bytes is over the \(limit) limit"
+    case .noHandler(let id): "nothing to click at '\(id)'"
+    }
+  }
+}
+
+/// A message to the page: patches, and the path and title when they changed.
+public struct ServerMessage: Equatable, Sendable {
+  /// The patches, in order.
+  public var patches: [HTMLPatch]
+  /// The stack's path, when it changed.
+  public var path: String?
+  /// The page title, when it changed.
+  public var title: String?
+  /// The element to focus, if any.
+  public var focus: String?
+
+  /// The message as compact JSON: patches as arrays (`["t", id, text]`).
+  public var json: String {
+    var parts: [String] = []
+    let patches = self.patches.map { patch -> String in
+      switch patch {
+      case .replace(let id, let html): "[\"r\",\(quote(id)),\(quote(html))]"
+      case .children(let id, let html): "[\"c\",\(quote(id)),\(quote(html))]"
+      case .text(let id, let text): "[\"t\",\(quote(id)),\(quote(text))]"
+      case .attribute(let id, let name, let value):
+        "[\"a\",\(quote(id)),\(quote(name)),\(value.map(quote) ?? "null")]"
+      }
+    }
+    parts.append("\"p\":[\(patches.joined(separator: ","))]")
+    if let path { parts.append("\"path\":\(quote(path))") }
+    if let title { parts.append("\"title\":\(quote(title))") }
+    if let focus { parts.append("\"focus\":\(quote(focus))") }
+    return "{\(parts.joined(separator: ","))}"
+  }
+}
+
+/// `text` as a JSON string literal.
+func quote(_ text: String) -> String {
+  var output = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": output += "\\\""
+    case "\\": output += "\\\\"
+    case "\n": output += "\\n"
+    case "\r": output += "\\r"
+    case "\t": output += "\\t"
+    case "<": output += "\\u003c"  // never `</script>` in a page
+    default:
+      if scalar.value < 0x20 {
+        output +=
+          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+          + String(scalar.value, radix: 16)
+      } else {
+        output.unicodeScalars.append(scalar)
+      }
+    }
+  }
+  return output + "\""
+}

@@ -1,0 +1,322 @@
+import Tether
+import TetherFlow
+
+/// One browser tab's app: its own `NavigationStack` (and through it its flows and view models),
+/// rendered to HTML inside `observe { }`. Each render is compared with what the page has, and
+/// only the difference travels, as patches.
+///
+/// A session knows nothing of sockets: ``attach(_:)`` gives it a function that sends text, and
+/// ``receive(_:)`` takes the page's messages. Sessions never share state: each is built from
+/// its own stack, and an event can only reach the handlers of the page it rendered.
+@MainActor
+public final class WebSession {
+  /// The session's id, a secret the page presents to reconnect.
+  public let id: String
+  /// Messages the session refused, newest last (at most 20), for logs and tests.
+  public private(set) var refused: [WebSessionError] = []
+  /// Bytes sent over the socket so far (patch messages only).
+  public private(set) var bytesSent = 0
+
+  private let stack: any WebStack
+  private let open: @MainActor (ScreenPath) async -> Void
+  private let appTitle: String
+  private var views: [ObjectIdentifier: any WebView] = [:]
+  private var context = WebRenderContext()
+  private var pageTree: HTMLNode?
+  private var sentPath: String?
+  private var sentTitle: String?
+  private var send: ((String) -> Void)?
+  private var lifetime = Lifetime()
+  private var renderToken: ObservationToken?
+
+  /// Creates a session over `stack`.
+  ///
+  /// - Parameters:
+  ///   - id: The session's secret id.
+  ///   - stack: The tab's navigation state; its flows are already started.
+  ///   - appTitle: The page title's suffix.
+  ///   - open: Rebuilds the stack from a path (the main flow's deep-link entry).
+  ///   - makeView: The web view for a screen: a switch over the app's destinations.
+  public init<Destination>(
+    id: String, stack: NavigationStack<Destination>, appTitle: String,
+    open: @escaping @MainActor (ScreenPath) async -> Void,
+    makeView: @escaping @MainActor (Screen<Destination>) -> any WebView
+  ) {
+    self.id = id
+    self.stack = WebStackAdapter(stack: stack, makeView: makeView)
+    self.appTitle = appTitle
+    self.open = open
+    stack.screens.observe { [weak self] screens in
+      self?.sync(ids: screens.map { ObjectIdentifier($0) })
+    }
+    .store(in: lifetime)
+    renderToken = observe { [weak self] in self?.renderAndSend() }
+  }
+
+  /// The path the stack shows, such as `/gallery/photo/230200335`.
+  public var path: String { stack.path.description }
+
+  /// Waits until the page stops changing — the screens' first loads have landed — or until
+  /// `timeout`, whichever is first. A page served after this shows data that was at hand
+  /// (a bundled catalog) instead of a spinner a patch replaces a moment later.
+  ///
+  /// - Parameter timeout: The longest wait.
+  public func settle(timeout: Duration = .milliseconds(250)) async {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    var last = render()
+    var quiet = 0
+    while quiet < 3, clock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(2))
+      let tree = render()
+      quiet = tree == last ? quiet + 1 : 0
+      last = tree
+    }
+  }
+
+  /// The whole page as a document, for the first HTTP answer; later changes go as patches.
+  ///
+  /// - Parameters:
+  ///   - script: The client script's URL.
+  ///   - style: The style sheet's URL.
+  /// - Returns: The document.
+  public func document(script: String, style: String) -> String {
+    let tree = render()
+    pageTree = tree
+    sentPath = stack.path.description
+    sentTitle = pageTitle
+    return """
+      <!doctype html>
+      <html lang="en"><head><meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <title>\(HTMLEscaping.text(pageTitle))</title>
+      <link rel="stylesheet" href="\(HTMLEscaping.attribute(style))">
+      </head><body>\(tree.html)
+      <script src="\(HTMLEscaping.attribute(script))" data-session="\(HTMLEscaping.attribute(id))"></script>
+      </body></html>
+      """
+  }
+
+  /// Starts sending patches through `send`: first what changed since the page was served (or
+  /// the whole app, for a page that reconnects), then every change.
+  ///
+  /// - Parameters:
+  ///   - send: Sends one text message to the page.
+  ///   - resync: Whether the page may be older than the last render sent (a reconnect).
+  public func attach(_ send: @escaping (String) -> Void, resync: Bool = false) {
+    self.send = send
+    if resync {
+      pageTree = nil
+      sentPath = nil
+      sentTitle = nil
+    }
+    renderAndSend()
+  }
+
+  /// Stops sending; the page's next connection resumes the session.
+  public func detach() {
+    send = nil
+  }
+
+  /// Whether a page is connected.
+  public var isAttached: Bool { send != nil }
+
+  /// Ends the session: stops rendering and releases the stack, its flows and view models.
+  public func close() {
+    renderToken?.cancel()
+    renderToken = nil
+    send = nil
+    views = [:]
+    lifetime = Lifetime()
+    stack.release()
+  }
+
+  /// Routes one message from the page to a view-model input.
+  ///
+  /// - Parameter text: The message.
+  /// - Returns: The reason it was refused, or `nil`; a refused message changes nothing.
+  @discardableResult
+  public func receive(_ text: String) async -> WebSessionError? {
+    let message: ClientMessage
+    do {
+      message = try ClientMessage(decoding: text)
+    } catch {
+      return refuse(error)
+    }
+    switch message {
+    case .click(let id):
+      if id.hasPrefix("alert.") {
+        stack.dismissAlert()
+      } else if let handler = context.clickHandler(for: id) {
+        handler()
+      } else {
+        return refuse(.noHandler(id: String(id.prefix(80))))
+      }
+    case .key(let key):
+      if stack.alert != nil {
+        if key == .escape || key == .enter { stack.dismissAlert() }
+      } else if let view = topView {
+        _ = view.handle(key: key)
+      }
+    case .dismissAlert:
+      stack.dismissAlert()
+    case .navigate(let path):
+      let target = ScreenPath(parsing: path)
+      if let depth = stack.depth(of: target) {
+        stack.pop(toDepth: depth)
+      } else {
+        await open(target)
+      }
+    }
+    // The gesture's result goes out now, not after the next scheduled re-render: the page
+    // updates within the round trip. The re-render that follows finds nothing left to send.
+    renderAndSend()
+    return nil
+  }
+
+  private func refuse(_ error: WebSessionError) -> WebSessionError {
+    refused.append(error)
+    if refused.count > 20 { refused.removeFirst() }
+    return error
+  }
+
+  private var topView: (any WebView)? {
+    stack.topID.flatMap { views[$0] }
+  }
+
+  private var pageTitle: String {
+    stack.titles.last.map { "\($0) · \(appTitle)" } ?? appTitle
+  }
+
+  /// The page: a title bar with Back, the top screen, and the alert.
+  func render() -> HTMLNode {
+    let context = WebRenderContext()
+    let titles = stack.titles
+    let depth = titles.count
+    var bar: [HTMLNode] = []
+    if depth > 1 {
+      bar.append(
+        .element(
+          "button", id: "back", [("type", "button"), ("class", "back"), ("data-back", "")],
+          [.text("‹ Back")]))
+    }
+    bar.append(.element("h1", id: "title", [], [.text(titles.last ?? appTitle)]))
+    var screen: [HTMLNode] = []
+    if let id = stack.topID, let view = views[id] {
+      screen.append(view.render(id: "s\(depth)", in: context))
+    }
+    var children: [HTMLNode] = [
+      .element("header", id: "bar", [], bar),
+      .element("main", id: "screen", [], screen),
+    ]
+    if let alert = stack.alert {
+      let buttons = alert.buttons.enumerated().map { index, button -> HTMLNode in
+        .element(
+          "button", id: "alert.b\(index)", [("type", "button"), ("class", "alert-button")],
+          [.text(button.title)])
+      }
+      children.append(
+        .element(
+          "dialog", id: "alert", [("open", ""), ("aria-labelledby", "alert.title")],
+          [
+            .element("h2", id: "alert.title", [], [.text(alert.title)]),
+            .element("p", id: "alert.message", [], [.text(alert.message)]),
+            .element("div", id: "alert.buttons", [("class", "buttons")], buttons),
+          ]))
+      context.focus = "alert.b0"
+    } else {
+      children.append(.element("dialog", id: "alert", [], []))
+    }
+    self.context = context
+    return .element("div", id: "app", [], children)
+  }
+
+  private func renderAndSend() {
+    let tree = render()
+    guard let send else { return }
+    let path = stack.path.description
+    let title = pageTitle
+    var message = ServerMessage(patches: [], path: nil, title: nil, focus: context.focus)
+    if let pageTree {
+      message.patches = HTMLPatch.diff(from: pageTree, to: tree)
+    } else {
+      message.patches = [.replace(id: "app", html: tree.html)]
+    }
+    // The page focuses the row that just became selected on its own: say so only otherwise.
+    let selected = message.patches.last { patch in
+      if case .attribute(_, "aria-selected", "true") = patch { true } else { false }
+    }
+    if case .attribute(let id, _, _) = selected, id == message.focus { message.focus = nil }
+    if path != sentPath { message.path = path }
+    if title != sentTitle { message.title = title }
+    pageTree = tree
+    sentPath = path
+    sentTitle = title
+    guard !message.patches.isEmpty || message.path != nil || message.title != nil else { return }
+    let json = message.json
+    bytesSent += json.utf8.count
+    send(json)
+  }
+
+  private func sync(ids: [ObjectIdentifier]) {
+    let shown = Set(ids)
+    views = views.filter { shown.contains($0.key) }
+    for id in ids where views[id] == nil {
+      guard let view = stack.makeView(for: id) else { continue }
+      views[id] = view
+      view.didAppear()
+    }
+  }
+}
+
+/// The parts of a `NavigationStack<Destination>` a session needs, without its type parameter.
+@MainActor
+private protocol WebStack {
+  var titles: [String] { get }
+  var topID: ObjectIdentifier? { get }
+  var alert: Alert? { get }
+  var path: ScreenPath { get }
+  func depth(of path: ScreenPath) -> Int?
+  func makeView(for id: ObjectIdentifier) -> (any WebView)?
+  func pop(toDepth depth: Int)
+  func dismissAlert()
+  func release()
+}
+
+@MainActor
+private final class WebStackAdapter<Destination>: WebStack {
+  private var stack: NavigationStack<Destination>?
+  private let makeView: @MainActor (Screen<Destination>) -> any WebView
+
+  init(
+    stack: NavigationStack<Destination>,
+    makeView: @escaping @MainActor (Screen<Destination>) -> any WebView
+  ) {
+    self.stack = stack
+    self.makeView = makeView
+  }
+
+  var titles: [String] { stack?.screens.value.map(\.title) ?? [] }
+  var topID: ObjectIdentifier? { stack?.topScreen.map { ObjectIdentifier($0) } }
+  var alert: Alert? { stack?.alert.value }
+  var path: ScreenPath { stack?.path.value ?? ScreenPath() }
+
+  /// How many screens show `path` exactly, if the stack's path starts with it.
+  func depth(of path: ScreenPath) -> Int? {
+    var components: [String] = []
+    for (index, screen) in (stack?.screens.value ?? []).enumerated() {
+      components += screen.pathComponents
+      if components == path.components { return index + 1 }
+      if components.count > path.components.count { return nil }
+    }
+    return nil
+  }
+
+  func makeView(for id: ObjectIdentifier) -> (any WebView)? {
+    stack?.screens.value.first { ObjectIdentifier($0) == id }.map(makeView)
+  }
+
+  func pop(toDepth depth: Int) { stack?.pop(toDepth: depth) }
+  func dismissAlert() { stack?.dismissAlert() }
+  func release() { stack = nil }
+}

@@ -1,0 +1,84 @@
+/// A web view: renders itself into an ``HTMLNode`` and registers the gestures it answers.
+///
+/// A web view is a translation of a view model's outputs into HTML and of clicks and keys into
+/// its inputs; it decides nothing. Rendering happens inside `observe { }`, so every property a
+/// view reads while rendering re-renders the page when it changes.
+@MainActor
+public protocol WebView: AnyObject {
+  /// The view's element, with id `id`.
+  ///
+  /// - Parameters:
+  ///   - id: The element's id, given by the container so it is stable across renders.
+  ///   - context: Where the view registers its gestures.
+  /// - Returns: The element.
+  func render(id: String, in context: WebRenderContext) -> HTMLNode
+
+  /// Handles a key; returns `true` if it did.
+  func handle(key: WebKey) -> Bool
+
+  /// Called once, when the view's screen is first shown.
+  func didAppear()
+}
+
+extension WebView {
+  /// Handles no keys.
+  public func handle(key: WebKey) -> Bool { false }
+  /// Does nothing.
+  public func didAppear() {}
+}
+
+/// The keys a page forwards to its session.
+public enum WebKey: String, Sendable, CaseIterable {
+  /// ↑.
+  case arrowUp = "ArrowUp"
+  /// ↓.
+  case arrowDown = "ArrowDown"
+  /// Enter.
+  case enter = "Enter"
+  /// Escape.
+  case escape = "Escape"
+  /// Home.
+  case home = "Home"
+  /// End.
+  case end = "End"
+}
+
+/// What one render collects besides the HTML: the click handlers by element id, and the element
+/// to focus.
+@MainActor
+public final class WebRenderContext {
+  private(set) var clickHandlers: [String: () -> Void] = [:]
+  /// The element the page should focus after this render, if any.
+  public var focus: String?
+
+  /// Creates an empty context.
+  public init() {}
+
+  /// Runs `action` when the element `id` is clicked.
+  ///
+  /// - Parameters:
+  ///   - id: The element.
+  ///   - action: The view-model input to send.
+  public func onClick(_ id: String, _ action: @escaping () -> Void) {
+    clickHandlers[id] = action
+  }
+
+  /// The handler for a click on `id`, if one was registered in this render.
+  public func clickHandler(for id: String) -> (() -> Void)? {
+    clickHandlers[id]
+  }
+}
+
+/// Makes any text safe as part of an element id: letters and digits stay, anything else
+/// becomes `_` followed by its code in hex.
+func idComponent(_ text: String) -> String {
+  var output = ""
+  for scalar in text.unicodeScalars {
+    if scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar) {
+      output.unicodeScalars.append(scalar)
+    } else {
+      output += "_" + String(scalar.value, radix: 16)
+    }
+  }
+  return output
+}

@@ -1,0 +1,108 @@
+import Testing
+
+@testable import TetherWeb
+
+@Suite struct HTMLTests {
+  @Test func textAndAttributesAreEscaped() {
+    let node = HTMLNode.element(
+      "p", id: "a\"b", [("title", "<\"x\" & y>")], [.text("1 < 2 & <script>")])
+    #expect(
+      node.html
+        == #"<p id="a&quot;b" title="&lt;&quot;x&quot; &amp; y&gt;">1 &lt; 2 &amp; &lt;script&gt;</p>"#
+    )
+    #expect(
+      HTMLNode.element("img", id: "i", [("src", "/x.png")]).html == #"<img id="i" src="/x.png">"#)
+  }
+
+  @Test func anUnchangedPageNeedsNoPatch() {
+    let page = HTMLNode.element("div", id: "app", [], [.element("p", id: "t", [], [.text("hi")])])
+    #expect(HTMLPatch.diff(from: page, to: page).isEmpty)
+  }
+
+  @Test func changesTravelAsTheSmallestPatches() {
+    func page(selected: Int, text: String, extra: Bool) -> HTMLNode {
+      let rows = (0..<3).map { index -> HTMLNode in
+        .element(
+          "button", id: "r\(index)",
+          index == selected ? [("class", "row selected")] : [("class", "row")],
+          [.text("row \(index)")])
+      }
+      var children: [HTMLNode] = [
+        .element("p", id: "status", [], [.text(text)]),
+        .element("div", id: "list", [], rows),
+      ]
+      if extra { children.append(.element("p", id: "more", [], [.text("more")])) }
+      return .element("div", id: "app", [], children)
+    }
+    let before = page(selected: 0, text: "3 rows", extra: false)
+    #expect(
+      HTMLPatch.diff(from: before, to: page(selected: 1, text: "3 rows", extra: false)) == [
+        .attribute(id: "r0", name: "class", value: "row"),
+        .attribute(id: "r1", name: "class", value: "row selected"),
+      ])
+    #expect(
+      HTMLPatch.diff(from: before, to: page(selected: 0, text: "4 rows", extra: false)) == [
+        .text(id: "status", text: "4 rows")
+      ])
+    let grown = page(selected: 0, text: "3 rows", extra: true)
+    let patches = HTMLPatch.diff(from: before, to: grown)
+    #expect(patches.count == 1)
+    guard case .children(let id, let html) = patches.first else {
+      Issue.record("expected the children of #app to be replaced, got \(patches)")
+      return
+    }
+    #expect(id == "app")
+    #expect(html.hasSuffix(#"<p id="more">more</p>"#))
+    let replaced = HTMLNode.element("div", id: "app", [], [.element("span", id: "status", [], [])])
+    #expect(
+      HTMLPatch.diff(from: before, to: replaced).first
+        == .children(id: "app", html: #"<span id="status"></span>"#))
+  }
+
+  @Test func serverMessagesAreCompactJSONSafeInsideAPage() {
+    let message = ServerMessage(
+      patches: [
+        .text(id: "t", text: "a \"b\"\n</script>"), .attribute(id: "r", name: "hidden", value: nil),
+      ],
+      path: "/gallery", title: nil, focus: "r")
+    #expect(
+      message.json
+        == #"{"p":[["t","t","a \"b\"\n\u003c/script>"],["a","r","hidden",null]],"path":"/gallery","focus":"r"}"#
+    )
+  }
+
+  @Test(arguments: [
+    (#"{"type":"click","id":"s2.1"}"#, ClientMessage.click(id: "s2.1")),
+    (#"{"type":"key","key":"ArrowDown"}"#, .key(.arrowDown)),
+    (#"{"type":"navigate","path":"/gallery"}"#, .navigate(path: "/gallery")),
+    (#"{"type":"dismiss"}"#, .dismissAlert),
+  ])
+  func pageMessagesDecode(text: String, expected: ClientMessage) throws {
+    #expect(try ClientMessage(decoding: text) == expected)
+  }
+
+  @Test(arguments: [
+    ("not json", "malformed message"),
+    (#"{"id":"x"}"#, "malformed message"),
+    (#"{"type":"click"}"#, "malformed message: a click needs an id"),
+    (#"{"type":"explode"}"#, "unknown message type 'explode'"),
+    (#"{"type":"key","key":"F5"}"#, "unknown key 'F5'"),
+    (#"{"type":"navigate","path":"gallery"}"#, "malformed message: navigate needs a path"),
+    (#"[1,2,3]"#, "malformed message"),
+  ])
+  func badMessagesAreRefusedWithAReason(text: String, reason: String) {
+    #expect(throws: WebSessionError.self) { try ClientMessage(decoding: text) }
+    do {
+      _ = try ClientMessage(decoding: text)
+    } catch {
+      #expect(error.description.hasPrefix(reason), "\(error)")
+    }
+  }
+
+  @Test func oversizedMessagesAreRefusedBeforeDecoding() {
+    let text = #"{"type":"click","id":""# + String(repeating: "x", count: 5000) + #""}"#
+    #expect(throws: WebSessionError.oversized(bytes: text.utf8.count, limit: 4096)) {
+      try ClientMessage(decoding: text)
+    }
+  }
+}
