@@ -15,8 +15,8 @@ let swiftSettings: [SwiftSetting] = [
 /// on this package by path, so their dependencies never reach an adopter.
 let package = Package(
   name: "Tether",
-  // Observation (`observe { }`, Observation-visible properties) and Synchronization's `Mutex`
-  // (the per-actor flush queues of `observe { }`) set the floor.
+  // Observation (`observe { }`, Observation-visible properties) and the Swift 6 standard
+  // library's newer APIs (`String(validating:as:)` for screen paths) set the floor.
   platforms: [
     .macOS(.v15),
     .iOS(.v18),

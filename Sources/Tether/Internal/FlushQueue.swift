@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The `observe { }` re-runs one actor owes: every tracker marked dirty since the last flush,
 /// run together by one job on the actor.
 ///
@@ -19,7 +17,7 @@ import Synchronization
 /// `spare` and `isScheduled` are read and written only on `isolation`: by ``enqueue(_:)``,
 /// called from trackers confined to that actor, and by `flush()`, which runs only in the job
 /// `schedule` creates, isolated to that actor. `inbox`, the one state touched from other
-/// threads, is a `Mutex`.
+/// threads, is `Locked`.
 internal final class FlushQueue: @unchecked Sendable {
   /// The actor whose trackers this queue runs.
   let isolation: any Actor
@@ -32,7 +30,7 @@ internal final class FlushQueue: @unchecked Sendable {
   private var schedule: () -> Void = {}
   /// Trackers woken by Observation from any thread, each with the run whose reads it reported,
   /// and whether a job to drain them is already scheduled.
-  private let inbox = Mutex<(wakeUps: [(DependencyTracker, UInt64)], isScheduled: Bool)>(
+  private let inbox = Locked<(wakeUps: [(DependencyTracker, UInt64)], isScheduled: Bool)>(
     ([], false))
 
   private init(isolation: isolated any Actor) {
@@ -103,7 +101,7 @@ private enum FlushQueueRegistry {
 
   /// A queue keeps its actor alive (its `schedule` closure holds it), so while an entry's
   /// queue exists no other actor can have the same identity.
-  private static let queues = Mutex<[ObjectIdentifier: Entry]>([:])
+  private static let queues = Locked<[ObjectIdentifier: Entry]>([:])
 
   static func queue(
     for isolation: any Actor, orMake make: () -> FlushQueue
