@@ -121,13 +121,17 @@ let package = Package(
       path: "ShowcaseWeb",
       swiftSettings: swiftSettings
     ),
+    .target(
+      name: "HeapStatistics",
+      path: "HeapStatistics"
+    ),
     // TetherWeb's server side: pages, assets and the session sockets (Hummingbird).
     .target(
       name: "ShowcaseWebServer",
       dependencies: [
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherWeb", package: "Tether"),
-        "ShowcaseWeb", "ShowcaseFlows", "Gallery",
+        "ShowcaseWeb", "ShowcaseFlows", "Gallery", "HeapStatistics",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "Logging", package: "swift-log"),

@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import HeapStatistics
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -14,7 +15,7 @@ public enum ShowcaseWebServer {
   public static let maximumMessageSize = 16 * 1024
 
   /// The router: `GET /tether.js`, `/tether.css`, `/images/photos/<id>.png`, `/health`,
-  /// `/stats` (`{"sessions": N}`), the
+  /// `/stats` (`{"sessions": N, "heapBytes": B}`), the
   /// socket at `/ws`, and a page for every other path.
   public static func makeRouter(
     registry: WebSessionRegistry, logger: Logger
@@ -23,9 +24,13 @@ public enum ShowcaseWebServer {
     router.get("health") { _, _ in "ok" }
     router.get("stats") { _, _ -> Response in
       let sessions = await registry.count
+      // Unlike the resident set, the heap in use falls when sessions are freed.
+      let bytes = heap_statistics_bytes_in_use()
+      let heap = bytes >= 0 ? String(bytes) : "null"
       return Response(
         status: .ok, headers: [.contentType: "application/json"],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"sessions":\#(sessions)}"#)))
+        body: ResponseBody(
+          byteBuffer: ByteBuffer(string: #"{"sessions":\#(sessions),"heapBytes":\#(heap)}"#)))
     }
     router.get("tether.js") { _, _ in
       asset(WebAssets.script, type: "text/javascript; charset=utf-8")

@@ -176,6 +176,21 @@ struct ShowcaseWebEndToEndTests {
     }
   }
 
+  @Test func leavingTheShowcaseAndComingBackLeavesAWorkingPage() async throws {
+    try await withShowcase { showcase, browser in
+      try await browser.open(showcase.url + "/gallery")
+      try await browser.waitUntil("rows") { try await browser.count(Self.rows) == 20 }
+      try await browser.open("about:blank")
+      try await browser.back()  // from the back-forward cache, or loaded again
+      try await waitForTitle(browser, "Popular")
+      let forSale = try #require(BundledPhotoService.page(1).photos.firstIndex { $0.forSale })
+      try await browser.waitUntil("a working page") {
+        try? await browser.click("\(Self.rows):nth-child(\(forSale + 1))")
+        return (try? await title(browser)) == BundledPhotoService.page(1).photos[forSale].name
+      }
+    }
+  }
+
   @Test func twoBrowsersHaveIndependentSessions() async throws {
     try await withShowcase { showcase, first in
       let second = try await Browser()
@@ -263,15 +278,23 @@ struct ShowcaseWebEndToEndTests {
 
       let pid = showcase.process.processIdentifier
       let baseline = residentKilobytes(pid)
+      let heapBaseline = try await stats(showcase).heap
       for _ in 0..<200 {
         let url = try #require(URL(string: showcase.url + "/gallery"))
         _ = try await URLSession.shared.data(from: url)
       }
       let peak = residentKilobytes(pid)
+      let heapPeak = try await stats(showcase).heap
       #expect(try await sessionCount(showcase) >= 200)
       try await Task.sleep(for: .seconds(10))  // the 8 s grace, then every idle session closes
       #expect(try await sessionCount(showcase) == 1, "only the connected tab's session is left")
       let after = residentKilobytes(pid)
+      let heapAfter = try await stats(showcase).heap
+      print(
+        "figure: heap in use \(heapBaseline / 1024) KB, 200 idle sessions \(heapPeak / 1024) KB (\((heapPeak - heapBaseline) / 200 / 1024) KB each), after close \(heapAfter / 1024) KB"
+      )
+      // Freed: the heap is back within 10 % of what the sessions took.
+      #expect(heapAfter - heapBaseline < (heapPeak - heapBaseline) / 10)
       print(
         "figure: RSS baseline \(baseline) KB, 200 idle sessions \(peak) KB (\((peak - baseline) / 200) KB each), after close \(after) KB"
       )
@@ -286,11 +309,15 @@ struct ShowcaseWebEndToEndTests {
     _ = await showcase.stop()
   }
 
-  private func sessionCount(_ showcase: WebShowcase) async throws -> Int {
+  private func stats(_ showcase: WebShowcase) async throws -> (sessions: Int, heap: Int) {
     let url = try #require(URL(string: showcase.url + "/stats"))
     let (data, _) = try await URLSession.shared.data(from: url)
     let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-    return json?["sessions"] as? Int ?? -1
+    return (json?["sessions"] as? Int ?? -1, json?["heapBytes"] as? Int ?? 0)
+  }
+
+  private func sessionCount(_ showcase: WebShowcase) async throws -> Int {
+    try await stats(showcase).sessions
   }
 
   @Test func sigtermExitsZeroWithABrowserConnected() async throws {

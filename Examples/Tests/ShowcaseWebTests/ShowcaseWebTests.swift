@@ -4,7 +4,7 @@ import Hummingbird
 import ShowcaseFlows
 import Testing
 import TetherTesting
-import TetherWeb
+@testable import TetherWeb
 
 @testable import ShowcaseWebServer
 
@@ -33,8 +33,12 @@ import TetherWeb
       Issue.record("no page at \(path)")
       return
     }
-    for text in texts { #expect(html.contains(text), "\(path) shows \(text)") }
     #expect(html.contains(#"<script src="/tether.js" data-session="\#(id)">"#))
+    // The page has its screens at once; what they load may land just after it is served.
+    let session = try #require(registry.session(id))
+    for text in texts {
+      await expectEventually("\(path) shows \(text)") { session.render().html.contains(text) }
+    }
     #expect(registry.session(id)?.path == path)
     registry.closeAll()
   }
@@ -53,10 +57,13 @@ import TetherWeb
 
   @Test func aOneRowSelectionChangeSendsUnderTwoPercentOfThePage() async throws {
     let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
-    guard case .page(let html, let id) = await registry.page(for: "/gallery") else {
+    guard case .page(_, let id) = await registry.page(for: "/gallery") else {
       Issue.record("no gallery page")
       return
     }
+    let session = try #require(registry.session(id))
+    await expectEventually { session.render().visibleText.contains("20 photos") }
+    let html = session.document(script: "/tether.js", style: "/tether.css")
     var sent: [String] = []
     _ = registry.attach(id, resync: false) { sent.append($0) }
     #expect(await registry.receive(id, #"{"type":"key","key":"ArrowDown"}"#) == nil)

@@ -66,7 +66,7 @@ public final class WebSession {
     let deadline = clock.now + timeout
     var last = render()
     var quiet = 0
-    while quiet < 3, clock.now < deadline {
+    while quiet < 10, clock.now < deadline {
       try? await Task.sleep(for: .milliseconds(2))
       let tree = render()
       quiet = tree == last ? quiet + 1 : 0
