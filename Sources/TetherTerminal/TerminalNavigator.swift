@@ -14,8 +14,7 @@ public final class TerminalNavigator {
   public var onQuit: () -> Void = {}
 
   private let stack: any TerminalStack
-  private var views: [ObjectIdentifier: any TerminalView] = [:]
-  private var lifetime = Lifetime()
+  private let views: ScreenViewCache<any TerminalView>
 
   /// Creates a navigator that renders `stack`.
   ///
@@ -26,12 +25,9 @@ public final class TerminalNavigator {
     stack: NavigationStack<Destination>,
     makeView: @escaping @MainActor (Screen<Destination>) -> any TerminalView
   ) {
-    self.stack = StackAdapter(stack: stack, makeView: makeView)
-    // Keep one view per screen shown; a screen's view appears once, when it is first shown.
-    stack.screens.observe { [weak self] screens in
-      self?.sync(ids: screens.map { ObjectIdentifier($0) })
-    }
-    .store(in: lifetime)
+    self.stack = StackAdapter(stack: stack)
+    // One view per screen shown; a screen's view appears once, when it is first shown.
+    views = ScreenViewCache(stack: stack, make: makeView) { $0.didAppear() }
   }
 
   /// The title of the screen on top, if any.
@@ -46,7 +42,7 @@ public final class TerminalNavigator {
       if key == .control("c") { onQuit() }
       return
     }
-    if let id = stack.topID, let view = views[id], view.handle(key) { return }
+    if let view = views.topView, view.handle(key) { return }
     switch key {
     case .escape, .backspace, .left: stack.pop()
     case .character("q"), .control("c"): onQuit()
@@ -65,7 +61,7 @@ public final class TerminalNavigator {
     let titles = stack.titles  // tracked: a push or pop redraws
     let alert = stack.alert
     var canvas = Canvas(width: width, height: height)
-    guard let id = stack.topID, let view = views[id], let title = titles.last,
+    guard let view = views.topView, let title = titles.last,
       canvas.width > 0, canvas.height > 0
     else { return canvas }
     let hint = titles.count > 1 ? "Esc back · q quit" : "q quit"
@@ -82,15 +78,6 @@ public final class TerminalNavigator {
     return canvas
   }
 
-  private func sync(ids: [ObjectIdentifier]) {
-    let shown = Set(ids)
-    views = views.filter { shown.contains($0.key) }
-    for id in ids where views[id] == nil {
-      guard let view = stack.makeView(for: id) else { continue }
-      views[id] = view
-      view.didAppear()
-    }
-  }
 }
 
 /// The parts of a `NavigationStack<Destination>` the terminal needs, without its type
@@ -98,9 +85,7 @@ public final class TerminalNavigator {
 @MainActor
 private protocol TerminalStack {
   var titles: [String] { get }
-  var topID: ObjectIdentifier? { get }
   var alert: Alert? { get }
-  func makeView(for id: ObjectIdentifier) -> (any TerminalView)?
   func pop()
   func dismissAlert()
 }
@@ -108,15 +93,9 @@ private protocol TerminalStack {
 @MainActor
 private struct StackAdapter<Destination>: TerminalStack {
   let stack: NavigationStack<Destination>
-  let makeView: @MainActor (Screen<Destination>) -> any TerminalView
 
   var titles: [String] { stack.screens.value.map(\.title) }
-  var topID: ObjectIdentifier? { stack.topScreen.map { ObjectIdentifier($0) } }
   var alert: Alert? { stack.alert.value }
-
-  func makeView(for id: ObjectIdentifier) -> (any TerminalView)? {
-    stack.screens.value.first { ObjectIdentifier($0) == id }.map(makeView)
-  }
 
   func pop() { stack.pop() }
   func dismissAlert() { stack.dismissAlert() }

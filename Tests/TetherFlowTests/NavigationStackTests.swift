@@ -155,3 +155,40 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
     }
   }
 }
+
+@MainActor
+@Suite struct ScreenViewCacheTests {
+  final class View {
+    let title: String
+    var appearances = 0
+    init(_ title: String) { self.title = title }
+  }
+
+  @Test func oneViewPerScreenMadeOnceAppearingOnceAndDroppedWhenItLeaves() async {
+    let stack = NavigationStack<Model>()
+    var made: [String] = []
+    let cache = ScreenViewCache<View>(
+      stack: stack,
+      make: { screen in
+        made.append(screen.title)
+        return View(screen.title)
+      },
+      appeared: { $0.appearances += 1 })
+    stack.setRoot(screen("Home"))
+    stack.push(screen("Detail"))
+    stack.present(Alert(title: "T", message: "M"))  // no screen change: nothing made
+    #expect(made == ["Home", "Detail"])
+    #expect(cache.topView?.title == "Detail")
+    #expect(cache.topView?.appearances == 1)
+    #expect(cache.count == 2)
+    await withLeakTracking { leaks in
+      if let detail = cache.topView { leaks.track(detail) }
+      stack.pop()
+    }
+    #expect(cache.topView?.title == "Home")
+    #expect(cache.topView?.appearances == 1, "coming back to a screen does not appear it again")
+    cache.removeAll()
+    stack.push(screen("After"))
+    #expect(cache.count == 0 && made == ["Home", "Detail"])
+  }
+}

@@ -4,9 +4,9 @@ import Hummingbird
 import ShowcaseFlows
 import Testing
 import TetherTesting
-@testable import TetherWeb
 
 @testable import ShowcaseWebServer
+@testable import TetherWeb
 
 /// The web showcase without a browser: every screen's page, the registry's life cycle, the
 /// origin check, and what a gesture costs on the wire.

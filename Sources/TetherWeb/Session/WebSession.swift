@@ -20,13 +20,12 @@ public final class WebSession {
   private let stack: any WebStack
   private let open: @MainActor (ScreenPath) async -> Void
   private let appTitle: String
-  private var views: [ObjectIdentifier: any WebView] = [:]
+  private let views: ScreenViewCache<any WebView>
   private var context = WebRenderContext()
   private var pageTree: HTMLNode?
   private var sentPath: String?
   private var sentTitle: String?
   private var send: ((String) -> Void)?
-  private var lifetime = Lifetime()
   private var renderToken: ObservationToken?
 
   /// Creates a session over `stack`.
@@ -43,13 +42,10 @@ public final class WebSession {
     makeView: @escaping @MainActor (Screen<Destination>) -> any WebView
   ) {
     self.id = id
-    self.stack = WebStackAdapter(stack: stack, makeView: makeView)
+    self.stack = WebStackAdapter(stack: stack)
     self.appTitle = appTitle
     self.open = open
-    stack.screens.observe { [weak self] screens in
-      self?.sync(ids: screens.map { ObjectIdentifier($0) })
-    }
-    .store(in: lifetime)
+    views = ScreenViewCache(stack: stack, make: makeView) { $0.didAppear() }
     renderToken = observe { [weak self] in self?.renderAndSend() }
   }
 
@@ -126,8 +122,7 @@ public final class WebSession {
     renderToken?.cancel()
     renderToken = nil
     send = nil
-    views = [:]
-    lifetime = Lifetime()
+    views.removeAll()
     stack.release()
   }
 
@@ -180,9 +175,7 @@ public final class WebSession {
     return error
   }
 
-  private var topView: (any WebView)? {
-    stack.topID.flatMap { views[$0] }
-  }
+  private var topView: (any WebView)? { views.topView }
 
   private var pageTitle: String {
     stack.titles.last.map { "\($0) · \(appTitle)" } ?? appTitle
@@ -202,7 +195,7 @@ public final class WebSession {
     }
     bar.append(.element("h1", id: "title", [], [.text(titles.last ?? appTitle)]))
     var screen: [HTMLNode] = []
-    if let id = stack.topID, let view = views[id] {
+    if let view = views.topView {
       screen.append(view.render(id: "s\(depth)", in: context))
     }
     var children: [HTMLNode] = [
@@ -258,26 +251,15 @@ public final class WebSession {
     send(json)
   }
 
-  private func sync(ids: [ObjectIdentifier]) {
-    let shown = Set(ids)
-    views = views.filter { shown.contains($0.key) }
-    for id in ids where views[id] == nil {
-      guard let view = stack.makeView(for: id) else { continue }
-      views[id] = view
-      view.didAppear()
-    }
-  }
 }
 
 /// The parts of a `NavigationStack<Destination>` a session needs, without its type parameter.
 @MainActor
 private protocol WebStack {
   var titles: [String] { get }
-  var topID: ObjectIdentifier? { get }
   var alert: Alert? { get }
   var path: ScreenPath { get }
   func depth(of path: ScreenPath) -> Int?
-  func makeView(for id: ObjectIdentifier) -> (any WebView)?
   func pop(toDepth depth: Int)
   func dismissAlert()
   func release()
@@ -286,18 +268,12 @@ private protocol WebStack {
 @MainActor
 private final class WebStackAdapter<Destination>: WebStack {
   private var stack: NavigationStack<Destination>?
-  private let makeView: @MainActor (Screen<Destination>) -> any WebView
 
-  init(
-    stack: NavigationStack<Destination>,
-    makeView: @escaping @MainActor (Screen<Destination>) -> any WebView
-  ) {
+  init(stack: NavigationStack<Destination>) {
     self.stack = stack
-    self.makeView = makeView
   }
 
   var titles: [String] { stack?.screens.value.map(\.title) ?? [] }
-  var topID: ObjectIdentifier? { stack?.topScreen.map { ObjectIdentifier($0) } }
   var alert: Alert? { stack?.alert.value }
   var path: ScreenPath { stack?.path.value ?? ScreenPath() }
 
@@ -310,10 +286,6 @@ private final class WebStackAdapter<Destination>: WebStack {
       if components.count > path.components.count { return nil }
     }
     return nil
-  }
-
-  func makeView(for id: ObjectIdentifier) -> (any WebView)? {
-    stack?.screens.value.first { ObjectIdentifier($0) == id }.map(makeView)
   }
 
   func pop(toDepth depth: Int) { stack?.pop(toDepth: depth) }
