@@ -1,35 +1,66 @@
 extension Property {
-  /// Creates a property that starts at `initial` and takes each element of `sequence`.
+  /// Creates a property that starts at `initial` and takes each element of a sequence that
+  /// cannot fail, such as an `AsyncStream`.
   ///
-  /// This is how results computed elsewhere (a service's `AsyncStream`, a socket, a timer)
-  /// become view state:
+  /// This is how results computed elsewhere (a service's `AsyncStream`, a timer) become view
+  /// state:
   ///
   /// ```swift
   /// let status = Property(initial: "Connecting…", then: connection.statusUpdates)
   /// ```
   ///
   /// The sequence is iterated on `isolation` until it ends or the property is deallocated.
-  /// If it throws, the property keeps its last value and stops updating.
+  /// A sequence that can throw needs ``init(initial:then:onFailure:isolation:)``, so its
+  /// failure cannot go unnoticed.
   ///
   /// - Parameters:
   ///   - initial: The value until the first element arrives.
   ///   - sequence: The elements to take, in order.
   ///   - isolation: The actor the property belongs to; inferred from the caller.
+  public convenience init<S: AsyncSequence<Value, Never>>(
+    initial: Value,
+    then sequence: sending S,
+    isolation: isolated (any Actor) = #isolation
+  ) {
+    self.init(initial: initial, then: sequence, onFailure: { (_: Never) in }, isolation: isolation)
+  }
+
+  /// Creates a property that starts at `initial` and takes each element of `sequence`, and
+  /// reports the sequence's failure.
+  ///
+  /// ```swift
+  /// let price = Property(initial: "—", then: feed.prices.map(\.formatted)) { error in
+  ///   errorMessage.value = "The price feed stopped: \(error)"
+  /// }
+  /// ```
+  ///
+  /// If the sequence throws, `onFailure` runs once, on `isolation`, with the error, and the
+  /// property keeps the last value it took: a failure is reported, never swallowed, and never
+  /// turns into a made-up value.
+  ///
+  /// - Parameters:
+  ///   - initial: The value until the first element arrives.
+  ///   - sequence: The elements to take, in order.
+  ///   - onFailure: Called with the error if the sequence throws.
+  ///   - isolation: The actor the property belongs to; inferred from the caller.
   public convenience init<S: AsyncSequence>(
     initial: Value,
     then sequence: sending S,
+    onFailure: @escaping (S.Failure) -> Void,
     isolation: isolated (any Actor) = #isolation
   ) where S.Element == Value {
     self.init(derivedFrom: nil, initial: initial)
     let task = Task { [weak self] in
       _ = isolation
-      do {
+      do throws(S.Failure) {
         for try await element in sequence {
           guard let self else { return }
           self.update(element)
         }
       } catch {
-        // Documented: a failing sequence ends the updates; the last value stays.
+        // Reported only while someone still holds the property.
+        guard self != nil else { return }
+        onFailure(error)
       }
     }
     retain(TaskCanceller(task))

@@ -16,15 +16,42 @@ import TetherTesting
     #expect(recorder.values == ["Connecting", "Online", "Offline"])
   }
 
-  @Test func throwingSequenceKeepsTheLastValue() async {
-    struct Failure: Error {}
+  @Test func aThrowingSequenceIsReportedOnceAndTheLastValueStays() async {
+    struct Failure: Error, Equatable { let code: Int }
     let (stream, continuation) = AsyncThrowingStream<Int, any Error>.makeStream()
-    let property = Property(initial: 0, then: stream)
+    var failures: [Failure] = []
+    let property = Property(initial: 0, then: stream) { error in
+      failures.append(error as? Failure ?? Failure(code: -1))
+    }
+    let recorder = property.record()
     continuation.yield(1)
-    continuation.finish(throwing: Failure())
-    for await value in property.values where value == 1 { break }
+    continuation.finish(throwing: Failure(code: 7))
+    await expectEventually { !failures.isEmpty }
     for _ in 0..<5 { await Task.yield() }
+    #expect(failures == [Failure(code: 7)])
+    #expect(recorder.values == [0, 1])
     #expect(property.value == 1)
+  }
+
+  @Test func aTypedFailureArrivesWithItsType() async {
+    enum FeedError: Error, Equatable { case closed }
+    struct Feed: AsyncSequence, AsyncIteratorProtocol {
+      var remaining = [1, 2]
+      mutating func next() async throws(FeedError) -> Int? {
+        guard !remaining.isEmpty else { throw .closed }
+        return remaining.removeFirst()
+      }
+      mutating func next(isolation actor: isolated (any Actor)?) async throws(FeedError) -> Int? {
+        try await next()
+      }
+      func makeAsyncIterator() -> Feed { self }
+    }
+    var failures: [FeedError] = []
+    let property = Property(initial: 0, then: Feed()) { (error: FeedError) in
+      failures.append(error)
+    }
+    await expectEventually { failures == [.closed] }
+    #expect(property.value == 2)
   }
 
   @Test func valuesStartWithTheCurrentValueThenChanges() async {
