@@ -121,147 +121,163 @@ let tmuxIsInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].cont
   FileManager.default.isExecutableFile(atPath: $0)
 }
 
-@Suite(.serialized) struct ShowcaseEndToEndTests {
-  /// The tests below skip without tmux on a developer's machine; in CI a missing tmux fails.
-  @Test func ciHasTmux() {
-    guard ProcessInfo.processInfo.environment["CI"] != nil else { return }
-    #expect(tmuxIsInstalled, "CI must install tmux: the end-to-end tests would be skipped")
-  }
+/// The end-to-end suites — the terminal app in tmux and the web app in Chromium — run one
+/// test at a time, never beside each other: each drives a real process on a shared two-core
+/// machine, and timing-sensitive checks (a redraw after a resize, latency figures) must not
+/// compete with a browser.
+@Suite(.serialized) enum EndToEnd {}
 
-  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-  func galleryRoutesAlertsAndQuitRestoresTheTerminal() throws {
-    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
-    let session = TmuxSession()
-    defer { session.stop() }
-    try session.start(binary)
-    try session.waitFor("Choose an app")
-    #expect(try session.value("#{alternate_on}") == "1")
-
-    try session.keys("Enter")
-    let photos = BundledPhotoService.page(1).photos
-    try session.waitFor(photos[0].name)
-    try session.waitFor("20 photos")
-
-    // A photo that is not for sale: the seed's alert, and nothing pushed.
-    let index = try #require(photos.firstIndex { !$0.forSale })
-    for _ in 0..<index { try session.keys("j") }
-    try session.keys("Enter")
-    let alert = try session.waitFor("This item is not for sale")
-    #expect(alert.contains("Not for sale"))
-    try session.keys("Enter")
-    try session.waitFor("Esc back")
-    #expect(try !session.screen().contains("This item is not for sale"))
-
-    // Back to the menu, then quit.
-    try session.keys("Escape")
-    try session.waitFor("Choose an app")
-    try session.keys("q")
-    #expect(try session.waitUntilDead())
-    #expect(try session.value("#{alternate_on}") == "0")
-  }
-
-  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-  func openStartsOnTheScreenAtAPathAndBackWalksUpIt() throws {
-    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
-    let photo = try #require(BundledPhotoService.catalog.first { $0.forSale })
-    let session = TmuxSession()
-    defer { session.stop() }
-    try session.start(binary, arguments: ["--open", "/gallery/photo/\(photo.id)"])
-    let detail = try session.waitFor("For sale")
-    #expect(detail.contains(photo.name))
-    #expect(detail.contains("▒"), "the picture's preview is drawn")
-    try session.keys("Escape")
-    try session.waitFor("20 photos")
-    try session.keys("Escape")
-    try session.waitFor("Choose an app")
-    try session.keys("q")
-    #expect(try session.waitUntilDead())
-  }
-
-  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-  func anUnknownPathLandsOnTheNearestScreenWithAnAlert() throws {
-    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
-    let session = TmuxSession()
-    defer { session.stop() }
-    try session.start(binary, arguments: ["--open", "/courses/course/999"])
-    let screen = try session.waitFor("There is no course 999.")
-    #expect(screen.contains("Page not found"))
-    try session.keys("Enter")
-    try session.waitFor("Podcasts Course")
-    try session.keys("q")
-    #expect(try session.waitUntilDead())
-  }
-
-  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-  func sigtermRestoresTheTerminal() throws {
-    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
-    let session = TmuxSession()
-    defer { session.stop() }
-    try session.start(binary)
-    try session.waitFor("Choose an app")
-    let pid = try #require(Int32(try session.value("#{pane_pid}")))
-    kill(pid, SIGTERM)
-    #expect(try session.waitUntilDead())
-    #expect(try session.value("#{alternate_on}") == "0")
-  }
-
-  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-  func entryFlowGreetsTheSelectedUserInANarrowTerminal() throws {
-    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
-    let session = TmuxSession()
-    defer { session.stop() }
-    try session.start(binary, width: 40, height: 20)
-    try session.waitFor("Choose an app")
-    for _ in 0..<4 { try session.keys("j") }
-    try session.keys("Enter")
-    try session.waitFor("Fetch user")
-    try session.keys("f")
-    try session.waitFor("User: Ada Lovelace")
-    try session.keys("s")
-    try session.waitFor("Hello, Ada Lovelace!")
-    try session.keys("C-c")
-    #expect(try session.waitUntilDead())
-    #expect(try session.value("#{alternate_on}") == "0")
-  }
-
-  @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-  func resizeRedrawsAtTheNewSize() throws {
-    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
-    let session = TmuxSession()
-    defer { session.stop() }
-    try session.start(binary, width: 100, height: 30)
-    let wide = try session.waitFor("Choose an app")
-    #expect(wide.split(separator: "\n").first?.hasSuffix("q quit") == true)
-    try session.tmux("resize-window", "-t", session.name, "-x", "50", "-y", "15")
-    let deadline = Date().addingTimeInterval(5)
-    var rule = ""
-    while Date() < deadline {
-      rule = try session.screen().split(separator: "\n").dropFirst().first.map(String.init) ?? ""
-      if rule.count == 50 { break }
-      usleep(50_000)
+extension EndToEnd {
+  @Suite(.serialized) struct ShowcaseEndToEndTests {
+    /// The tests below skip without tmux on a developer's machine; in CI a missing tmux fails.
+    @Test func ciHasTmux() {
+      guard ProcessInfo.processInfo.environment["CI"] != nil else { return }
+      #expect(tmuxIsInstalled, "CI must install tmux: the end-to-end tests would be skipped")
     }
-    // The title bar's rule spans exactly the new width.
-    #expect(rule == String(repeating: "─", count: 50))
-    try session.keys("q")
-    #expect(try session.waitUntilDead())
-  }
 
-  @Test func withoutATerminalItSaysSoAndExitsWithStatus2() throws {
-    let binary = try #require(showcaseBinary, "build the app first: swift build --product showcase")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.standardInput = FileHandle.nullDevice
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    process.waitUntilExit()
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(process.terminationStatus == 2)
-    #expect(
-      message
-        == "showcase: needs an interactive terminal: standard input and output must both be a TTY\n"
-    )
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func galleryRoutesAlertsAndQuitRestoresTheTerminal() throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary)
+      try session.waitFor("Choose an app")
+      #expect(try session.value("#{alternate_on}") == "1")
+
+      try session.keys("Enter")
+      let photos = BundledPhotoService.page(1).photos
+      try session.waitFor(photos[0].name)
+      try session.waitFor("20 photos")
+
+      // A photo that is not for sale: the seed's alert, and nothing pushed.
+      let index = try #require(photos.firstIndex { !$0.forSale })
+      for _ in 0..<index { try session.keys("j") }
+      try session.keys("Enter")
+      let alert = try session.waitFor("This item is not for sale")
+      #expect(alert.contains("Not for sale"))
+      try session.keys("Enter")
+      try session.waitFor("Esc back")
+      #expect(try !session.screen().contains("This item is not for sale"))
+
+      // Back to the menu, then quit.
+      try session.keys("Escape")
+      try session.waitFor("Choose an app")
+      try session.keys("q")
+      #expect(try session.waitUntilDead())
+      #expect(try session.value("#{alternate_on}") == "0")
+    }
+
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func openStartsOnTheScreenAtAPathAndBackWalksUpIt() throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let photo = try #require(BundledPhotoService.catalog.first { $0.forSale })
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary, arguments: ["--open", "/gallery/photo/\(photo.id)"])
+      let detail = try session.waitFor("For sale")
+      #expect(detail.contains(photo.name))
+      #expect(detail.contains("▒"), "the picture's preview is drawn")
+      try session.keys("Escape")
+      try session.waitFor("20 photos")
+      try session.keys("Escape")
+      try session.waitFor("Choose an app")
+      try session.keys("q")
+      #expect(try session.waitUntilDead())
+    }
+
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func anUnknownPathLandsOnTheNearestScreenWithAnAlert() throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary, arguments: ["--open", "/courses/course/999"])
+      let screen = try session.waitFor("There is no course 999.")
+      #expect(screen.contains("Page not found"))
+      try session.keys("Enter")
+      try session.waitFor("Podcasts Course")
+      try session.keys("q")
+      #expect(try session.waitUntilDead())
+    }
+
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func sigtermRestoresTheTerminal() throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary)
+      try session.waitFor("Choose an app")
+      let pid = try #require(Int32(try session.value("#{pane_pid}")))
+      kill(pid, SIGTERM)
+      #expect(try session.waitUntilDead())
+      #expect(try session.value("#{alternate_on}") == "0")
+    }
+
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func entryFlowGreetsTheSelectedUserInANarrowTerminal() throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary, width: 40, height: 20)
+      try session.waitFor("Choose an app")
+      for _ in 0..<4 { try session.keys("j") }
+      try session.keys("Enter")
+      try session.waitFor("Fetch user")
+      try session.keys("f")
+      try session.waitFor("User: Ada Lovelace")
+      try session.keys("s")
+      try session.waitFor("Hello, Ada Lovelace!")
+      try session.keys("C-c")
+      #expect(try session.waitUntilDead())
+      #expect(try session.value("#{alternate_on}") == "0")
+    }
+
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func resizeRedrawsAtTheNewSize() throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary, width: 100, height: 30)
+      let wide = try session.waitFor("Choose an app")
+      #expect(wide.split(separator: "\n").first?.hasSuffix("q quit") == true)
+      try session.tmux("resize-window", "-t", session.name, "-x", "50", "-y", "15")
+      let deadline = Date().addingTimeInterval(5)
+      var rule = ""
+      while Date() < deadline {
+        rule = try session.screen().split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+        if rule.count == 50 { break }
+        usleep(50_000)
+      }
+      // The title bar's rule spans exactly the new width.
+      #expect(rule == String(repeating: "─", count: 50))
+      try session.keys("q")
+      #expect(try session.waitUntilDead())
+    }
+
+    @Test func withoutATerminalItSaysSoAndExitsWithStatus2() throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.standardInput = FileHandle.nullDevice
+      let output = Pipe()
+      let errors = Pipe()
+      process.standardOutput = output
+      process.standardError = errors
+      try process.run()
+      process.waitUntilExit()
+      let message = String(
+        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      #expect(process.terminationStatus == 2)
+      #expect(
+        message
+          == "showcase: needs an interactive terminal: standard input and output must both be a TTY\n"
+      )
+    }
   }
 }
