@@ -35,6 +35,7 @@ let package = Package(
     .library(name: "ShowcaseFlows", targets: ["ShowcaseFlows"]),
     .executable(name: "showcase", targets: ["showcase"]),
     .executable(name: "showcase-api", targets: ["showcase-api"]),
+    .library(name: "FuzzProperties", targets: ["FuzzProperties"]),
   ],
   dependencies: [
     .package(name: "Tether", path: ".."),
@@ -176,6 +177,20 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // MARK: - Fuzzing: the properties each libFuzzer target in ../Fuzz checks
+
+    .target(
+      name: "FuzzProperties",
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherTerminal", package: "Tether"),
+        .product(name: "TetherWeb", package: "Tether"),
+        "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry",
+      ],
+      path: "FuzzProperties",
+      swiftSettings: swiftSettings
+    ),
+
     // MARK: - Tests: the examples' own, and the library's (linked from ../Tests)
 
     .target(
@@ -188,6 +203,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    .testTarget(
+      name: "FuzzPropertiesTests",
+      dependencies: ["FuzzProperties"],
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "GalleryTests",
       dependencies: [

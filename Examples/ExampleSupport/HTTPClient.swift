@@ -44,6 +44,19 @@ public struct HTTPClient: Sendable {
     _ path: String, query: [URLQueryItem] = [], as type: Response.Type
   ) async throws(ServiceError) -> Response {
     let data = try await getData(path, query: query)
+    return try Self.decode(data, as: Response.self)
+  }
+
+  /// Decodes a response body as `Response`, the way ``get(_:query:as:)`` does.
+  ///
+  /// - Parameters:
+  ///   - data: The body.
+  ///   - type: The type to decode.
+  /// - Returns: The decoded body.
+  /// - Throws: ``ServiceError/malformedResponse(_:)`` naming what was wrong and where.
+  public static func decode<Response: Decodable>(_ data: Data, as type: Response.Type)
+    throws(ServiceError) -> Response
+  {
     do {
       return try JSONDecoder().decode(Response.self, from: data)
     } catch let error as DecodingError {

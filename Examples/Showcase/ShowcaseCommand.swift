@@ -51,7 +51,22 @@ struct ShowcaseCommand: AsyncParsableCommand {
     help: "Start on the screen at this path, e.g. /gallery/photo/230200400 or /entry.")
   var path: String?
 
+  /// For the end-to-end tests of the crash path: `!` raises this fatal signal (SIGSEGV,
+  /// SIGABRT, SIGBUS, SIGFPE, SIGILL or SIGTRAP) on the main thread, as a crash would.
+  @Option(help: .hidden)
+  var debugFatalSignal: String?
+
+  static let fatalSignals: [String: Int32] = [
+    "SIGSEGV": SIGSEGV, "SIGABRT": SIGABRT, "SIGBUS": SIGBUS, "SIGFPE": SIGFPE,
+    "SIGILL": SIGILL, "SIGTRAP": SIGTRAP,
+  ]
+
   func validate() throws {
+    if let debugFatalSignal, Self.fatalSignals[debugFatalSignal] == nil {
+      throw ValidationError(
+        "--debug-fatal-signal needs one of \(Self.fatalSignals.keys.sorted().joined(separator: ", "))."
+      )
+    }
     guard sessionGrace >= 0, sessionGrace <= 86_400 else {
       throw ValidationError("--session-grace needs seconds from 0 to 86400, not \(sessionGrace).")
     }
@@ -92,12 +107,40 @@ struct ShowcaseCommand: AsyncParsableCommand {
     } else {
       flow.startFlow(on: stack)
     }
+    if let name = debugFatalSignal, let fatal = Self.fatalSignals[name] {
+      navigator.onUnhandledKey = { key in
+        guard key == .character("!") else { return }
+        // Main-actor code runs on a dispatch worker, which blocks most signals: unblock it
+        // first, as `abort()` and a real fault do.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, fatal)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        raise(fatal)
+      }
+    }
+    let exit: TerminalExit
     do {
-      try await session.run(navigator: navigator)
+      exit = try await session.run(navigator: navigator)
     } catch {
       FileHandle.standardError.write(Data("showcase: \(error)\n".utf8))
       throw ExitCode(2)
     }
+    end(with: exit)
+  }
+
+  /// Ends the process the way a shell expects after the terminal was restored: `q` returns
+  /// (status 0); a signal (Ctrl-C as SIGINT) is raised again with its default action, so
+  /// whoever started us sees the process die of it (status 128 + n).
+  private func end(with exit: TerminalExit) {
+    guard case .signal(let number) = exit else { return }
+    signal(number, SIG_DFL)
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    sigaddset(&unblocked, number)
+    pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+    raise(number)
+    leaveNow(status: exit.status)  // only if the signal did not end the process
   }
 
   /// Serves the showcase to browsers until SIGTERM or SIGINT; exits 0.
@@ -132,14 +175,14 @@ private func exitSoonAfterStopSignals() -> [any DispatchSourceSignal] {
   [SIGTERM, SIGINT].map { (signalNumber: Int32) -> any DispatchSourceSignal in
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
     source.setEventHandler {
-      DispatchQueue.global().asyncAfter(deadline: .now() + 3) { leaveNow() }
+      DispatchQueue.global().asyncAfter(deadline: .now() + 3) { leaveNow(status: 0) }
     }
     source.resume()
     return source
   }
 }
 
-/// Ends the process with status 0 at once (the C library's `exit`).
-private func leaveNow() -> Never {
-  exit(0)
+/// Ends the process with `status` at once (the C library's `exit`).
+private func leaveNow(status: Int32) -> Never {
+  exit(status)
 }

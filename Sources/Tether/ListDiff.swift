@@ -17,9 +17,10 @@
 /// find the fewest moves (a longest increasing subsequence keeps the most elements in place:
 /// moving one row to the top is one move, not n).
 ///
-/// Identifiers should be unique within each list. If one repeats, its first occurrence is
-/// matched and later ones are treated as deleted and inserted, which still yields a correct
-/// diff.
+/// Identifiers should be unique within each list, but a repeated one is not an error: the
+/// n-th occurrence of an id in the new list matches its n-th occurrence in the old list, and
+/// occurrences with no counterpart are inserted or deleted. The diff is correct either way, and
+/// equal lists always give an empty diff.
 public struct ListDiff<Element: Identifiable & Equatable> {
   /// An element's position in the old list and in the new list.
   public struct IndexPair: Hashable, Sendable {
@@ -73,8 +74,15 @@ public struct ListDiff<Element: Identifiable & Equatable> {
   public init(from old: [Element], to new: [Element]) {
     var oldIndexByID: [Element.ID: Int] = [:]
     oldIndexByID.reserveCapacity(old.count)
-    for (index, element) in old.enumerated() where oldIndexByID[element.id] == nil {
-      oldIndexByID[element.id] = index
+    // Later occurrences of a repeated id, last first; empty (never allocated) when ids are
+    // unique, so the common case pays one `isEmpty` check per element.
+    var repeatedOldIndices: [Element.ID: [Int]] = [:]
+    for (index, element) in old.enumerated() {
+      if oldIndexByID[element.id] == nil {
+        oldIndexByID[element.id] = index
+      } else {
+        repeatedOldIndices[element.id, default: []].insert(index, at: 0)
+      }
     }
 
     var isMatched = [Bool](repeating: false, count: old.count)
@@ -89,7 +97,13 @@ public struct ListDiff<Element: Identifiable & Equatable> {
     var updated: [Element] = []
 
     for (newIndex, element) in new.enumerated() {
-      if let oldIndex = oldIndexByID[element.id], !isMatched[oldIndex] {
+      var match = oldIndexByID[element.id]
+      if let first = match, isMatched[first] {
+        // The first occurrence is taken: the n-th occurrence in the new list matches the n-th
+        // in the old one, if there is one.
+        match = repeatedOldIndices.isEmpty ? nil : repeatedOldIndices[element.id]?.popLast()
+      }
+      if let oldIndex = match {
         isMatched[oldIndex] = true
         matchedOld.append(oldIndex)
         matchedNew.append(newIndex)

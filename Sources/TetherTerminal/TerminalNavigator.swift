@@ -10,8 +10,12 @@ import TetherFlow
 /// to navigation: Esc, Backspace or ← goes back, `q` or Ctrl-C quits.
 @MainActor
 public final class TerminalNavigator {
-  /// Called when the user asks to quit.
-  public var onQuit: () -> Void = {}
+  /// Called when the user asks to quit: ``TerminalExit/quit`` for `q`,
+  /// ``TerminalExit/interrupted`` for Ctrl-C.
+  public var onQuit: (TerminalExit) -> Void = { _ in }
+  /// Called with a key that neither the top view nor navigation used (never while an alert is
+  /// up): the place for an app's global shortcuts.
+  public var onUnhandledKey: (Key) -> Void = { _ in }
 
   private let stack: any TerminalStack
   private let views: ScreenViewCache<any TerminalView>
@@ -39,14 +43,15 @@ public final class TerminalNavigator {
   public func handle(_ key: Key) {
     if stack.alert != nil {
       if key == .enter || key == .escape { stack.dismissAlert() }
-      if key == .control("c") { onQuit() }
+      if key == .control("c") { onQuit(.interrupted) }
       return
     }
     if let view = views.topView, view.handle(key) { return }
     switch key {
     case .escape, .backspace, .left: stack.pop()
-    case .character("q"), .control("c"): onQuit()
-    default: break
+    case .character("q"): onQuit(.quit)
+    case .control("c"): onQuit(.interrupted)
+    default: onUnhandledKey(key)
     }
   }
 

@@ -29,6 +29,41 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
   }
 }
 
+/// How a terminal app ended, and the exit status that follows the shell's convention.
+public enum TerminalExit: Equatable, Hashable, Sendable, CustomStringConvertible {
+  /// The user quit (`q`): status 0.
+  case quit
+  /// A signal ended the app, after the terminal was restored: status 128 + the signal.
+  /// Ctrl-C is ``interrupted`` (SIGINT), and a terminal that went away (end of input) is a
+  /// hang-up (SIGHUP).
+  case signal(Int32)
+
+  /// Ctrl-C: the same as SIGINT, status 130.
+  public static let interrupted = TerminalExit.signal(SIGINT)
+
+  /// The process's exit status: 0, or 128 + the signal.
+  public var status: Int32 {
+    switch self {
+    case .quit: 0
+    case .signal(let number): 128 + number
+    }
+  }
+
+  /// `quit`, or the signal's name, e.g. `SIGHUP`.
+  public var description: String {
+    switch self {
+    case .quit: "quit"
+    case .signal(let number):
+      switch number {
+      case SIGINT: "SIGINT"
+      case SIGTERM: "SIGTERM"
+      case SIGHUP: "SIGHUP"
+      default: "signal \(number)"
+      }
+    }
+  }
+}
+
 // State the fatal-signal handler needs. A C signal handler cannot capture context, so it must be
 // global, and it cannot be actor-isolated. Why the unsynchronized access is safe:
 // - `savedSettings` is written once, on the main actor, before any handler is installed, and
@@ -37,8 +72,19 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
 //   re-raises the signal with its default action, so no code runs after that write. Both
 //   writers only clear it; a lost update could at worst restore the terminal twice, which is
 //   harmless.
+// - `stopSignalPipe` is written once, on the main actor, before the stop-signal handlers are
+//   installed; the handlers only read it, and only `write` to it (async-signal-safe).
 nonisolated(unsafe) private var savedSettings = termios()
 nonisolated(unsafe) private var rawModeActive = false
+nonisolated(unsafe) private var stopSignalPipe: (read: Int32, write: Int32) = (-1, -1)
+
+/// The handler for SIGTERM, SIGHUP and SIGINT: hands the signal's number to the main actor
+/// through a pipe (the self-pipe pattern). Whichever thread the kernel picks runs it, so no
+/// thread's signal mask can make the signal vanish, and `write` is async-signal-safe.
+private func forwardStopSignal(_ number: Int32) {
+  var byte = UInt8(truncatingIfNeeded: number)
+  _ = write(stopSignalPipe.write, &byte, 1)
+}
 
 private let leaveSequence = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
 
@@ -51,8 +97,12 @@ private func restoreTerminalFromSignal() {
 }
 
 /// A running terminal app: raw mode, the alternate screen and a hidden cursor, all restored on
-/// every way out — `q`, Ctrl-C, SIGTERM, SIGHUP, and fatal signals (SIGSEGV, SIGILL, SIGABRT,
-/// SIGBUS, SIGFPE, SIGTRAP). A resize (SIGWINCH) redraws.
+/// every way out — `q`, Ctrl-C, SIGTERM, SIGHUP, SIGINT, end of input, and fatal signals
+/// (SIGSEGV, SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGTRAP). A resize (SIGWINCH) redraws.
+///
+/// ``run(navigator:)`` returns how the app ended; ``TerminalExit/status`` is the exit status
+/// a shell expects (0 for `q`, 128 + the signal otherwise). A fatal signal restores the
+/// terminal and then takes its default action, so the process dies of it (status 128 + n).
 @MainActor
 public final class TerminalSession {
   /// The terminal's size in cells.
@@ -66,7 +116,8 @@ public final class TerminalSession {
   private var renderToken: ObservationToken?
   private var flushWork: DispatchWorkItem?
   private var tickTask: Task<Void, Never>?
-  private var finish: CheckedContinuation<Void, Never>?
+  private var finish: CheckedContinuation<TerminalExit, Never>?
+  private var previousStopActions: [(Int32, sigaction)] = []
 
   /// Whether standard input and output are both terminals.
   public static var isInteractive: Bool {
@@ -85,12 +136,15 @@ public final class TerminalSession {
   /// terminal.
   ///
   /// - Parameter navigator: The app's navigator, with its root screen set.
+  /// - Returns: How the app ended. A caller that ends the process should do so with
+  ///   ``TerminalExit/status``, or for a signal by re-raising it with its default action.
   /// - Throws: ``TerminalError/settingsUnavailable`` if raw mode cannot be entered.
-  public func run(navigator: TerminalNavigator) async throws {
+  @discardableResult
+  public func run(navigator: TerminalNavigator) async throws -> TerminalExit {
+    try installSignalSources()
     try enterRawMode()
     defer { leave() }
-    navigator.onQuit = { [weak self] in self?.stop() }
-    installSignalSources()
+    navigator.onQuit = { [weak self] exit in self?.stop(exit) }
     installInput(navigator: navigator)
     tickTask = Task { [weak self] in
       while !Task.isCancelled {
@@ -105,11 +159,11 @@ public final class TerminalSession {
       self.write(FrameDiff.output(from: self.lastFrame, to: frame))
       self.lastFrame = frame
     }
-    await withCheckedContinuation { finish = $0 }
+    return await withCheckedContinuation { finish = $0 }
   }
 
-  private func stop() {
-    finish?.resume()
+  private func stop(_ exit: TerminalExit) {
+    finish?.resume(returning: exit)
     finish = nil
   }
 
@@ -127,7 +181,13 @@ public final class TerminalSession {
     for fatal in [SIGSEGV, SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGTRAP] {
       signal(fatal) { number in
         restoreTerminalFromSignal()
+        // Die of the signal now: default action, and unblocked, since the thread that crashed
+        // may be one (a dispatch worker) that blocks it outside this handler.
         signal(number, SIG_DFL)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, number)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         raise(number)
       }
     }
@@ -139,6 +199,15 @@ public final class TerminalSession {
     tickTask?.cancel()
     for source in sources { source.cancel() }
     sources = []
+    // The stop signals' previous handlers come back: after the session, SIGTERM means what it
+    // meant before it.
+    for (number, previous) in previousStopActions {
+      var action = previous
+      var previous = sigaction()
+      _ = sigaction(number, &action, &previous)
+      previousStopActions.append((number, previous))
+    }
+    previousStopActions = []
     if rawModeActive {
       rawModeActive = false
       write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
@@ -146,13 +215,45 @@ public final class TerminalSession {
     }
   }
 
-  private func installSignalSources() {
+  /// Stop signals go through a pipe read on the main queue; SIGWINCH through a dispatch source.
+  ///
+  /// Installed before raw mode is entered, so a stop signal never finds the terminal raw with
+  /// nobody listening. Stop signals do not use `DispatchSource.makeSignalSource`: on Linux it
+  /// needs the signal ignored (`SIG_IGN`) and reads it from a `signalfd`, blocking it only on
+  /// the thread that registered the source. Any other thread — the concurrency pool's,
+  /// URLSession's — can still be the one the kernel hands the signal to, and there its action
+  /// is "ignore": the signal is dropped and the app keeps running. Which thread gets it depends
+  /// on scheduling, so SIGHUP was lost only sometimes, under load. A real handler runs on
+  /// whichever thread gets the signal, and only writes one byte to a pipe.
+  private func installSignalSources() throws {
+    if stopSignalPipe.read < 0 {
+      var descriptors: [Int32] = [0, 0]
+      guard pipe(&descriptors) == 0 else { throw TerminalError.settingsUnavailable }
+      for descriptor in descriptors {
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+      }
+      stopSignalPipe = (descriptors[0], descriptors[1])
+    }
+    let stops = DispatchSource.makeReadSource(fileDescriptor: stopSignalPipe.read, queue: .main)
+    stops.setEventHandler { [weak self] in
+      MainActor.assumeIsolated {
+        var byte: UInt8 = 0
+        var received: Int32?
+        while read(stopSignalPipe.read, &byte, 1) == 1 { received = received ?? Int32(byte) }
+        if let received { self?.stop(.signal(received)) }
+      }
+    }
+    stops.resume()
+    sources.append(stops)
     for number in [SIGTERM, SIGHUP, SIGINT] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-      source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.stop() } }
-      source.resume()
-      sources.append(source)
+      var action = sigaction()
+      setHandler(&action, forwardStopSignal)
+      sigemptyset(&action.sa_mask)
+      action.sa_flags = SA_RESTART
+      var previous = sigaction()
+      _ = sigaction(number, &action, &previous)
+      previousStopActions.append((number, previous))
     }
     signal(SIGWINCH, SIG_IGN)
     let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
@@ -175,7 +276,7 @@ public final class TerminalSession {
         var buffer = [UInt8](repeating: 0, count: 1024)
         let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
         if count == 0 {
-          self.stop()  // end of input: the terminal went away
+          self.stop(.signal(SIGHUP))  // end of input: the terminal went away
           return
         }
         guard count > 0 else { return }
@@ -227,4 +328,15 @@ public final class TerminalSession {
 /// module is whichever the platform block at the top of this file imported.
 private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
   write(descriptor, buffer, count)
+}
+
+/// Sets `action`'s handler, whose field is named differently by each C library.
+private func setHandler(_ action: inout sigaction, _ handler: @convention(c) (Int32) -> Void) {
+  #if canImport(Darwin)
+    action.__sigaction_u.__sa_handler = handler
+  #elseif canImport(Musl)
+    action.__sa_handler.sa_handler = handler
+  #else
+    action.__sigaction_handler.sa_handler = handler
+  #endif
 }

@@ -147,8 +147,8 @@ private struct Item: Identifiable, Equatable {
 
   @Test func alertIsModalAndEnterDismissesIt() {
     let (stack, navigator) = navigator()
-    var quit = false
-    navigator.onQuit = { quit = true }
+    var quit: TerminalExit?
+    navigator.onQuit = { quit = $0 }
     stack.setRoot(Screen(Model(), title: "Home"))
     stack.present(Alert(title: "Not for sale", message: "This item is not for sale"))
     let text = navigator.render(width: 60, height: 12).text
@@ -156,11 +156,24 @@ private struct Item: Identifiable, Equatable {
     #expect(text.contains("This item is not for sale"))
     #expect(text.contains("[ OK (Enter) ]"))
     navigator.handle(.character("q"))
-    #expect(quit == false)
+    #expect(quit == nil)
     navigator.handle(.enter)
     #expect(stack.alert.value == nil)
     navigator.handle(.character("q"))
-    #expect(quit)
+    #expect(quit == .quit)
+  }
+
+  @Test func ctrlCInterruptsEvenUnderAnAlert() {
+    let (stack, navigator) = navigator()
+    var quit: TerminalExit?
+    navigator.onQuit = { quit = $0 }
+    stack.setRoot(Screen(Model(), title: "Home"))
+    stack.present(Alert(title: "Not for sale", message: "This item is not for sale"))
+    navigator.handle(.control("c"))
+    #expect(quit == .interrupted)
+    #expect(quit?.status == 130)
+    #expect(TerminalExit.quit.status == 0)
+    #expect(TerminalExit.signal(15).status == 143)  // SIGTERM
   }
 
   @Test func tinyTerminalsDrawWhatFits() {

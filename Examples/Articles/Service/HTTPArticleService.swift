@@ -16,7 +16,17 @@ public struct HTTPArticleService: ArticleService {
 
   /// Fetches the dictionaries; an element that is not an object is a malformed response.
   public func articles() async throws(ServiceError) -> [ArticleRecord] {
-    let values = try await client.get("/articles", as: [JSONValue].self)
+    try Self.records(from: await client.getData("/articles"))
+  }
+
+  /// Reads a response body: a JSON array of article dictionaries.
+  ///
+  /// - Parameter data: The body.
+  /// - Returns: One dictionary record per element.
+  /// - Throws: ``ServiceError/malformedResponse(_:)`` if the body is not a JSON array, or an
+  ///   element is not an object.
+  public static func records(from data: Data) throws(ServiceError) -> [ArticleRecord] {
+    let values = try HTTPClient.decode(data, as: [JSONValue].self)
     return try values.enumerated().map { (index, value) throws(ServiceError) in
       guard let object = value.objectValue else {
         throw .malformedResponse("'[\(index)]' is not an article object")

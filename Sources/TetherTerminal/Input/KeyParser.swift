@@ -11,6 +11,24 @@ public enum Key: Equatable, Hashable, Sendable {
   case unknown([UInt8])
 }
 
+/// A key and the bytes the terminal sent for it.
+public struct KeyPress: Equatable, Hashable, Sendable {
+  /// The key.
+  public var key: Key
+  /// The bytes it was read from: one byte, an escape sequence or a UTF-8 character.
+  public var bytes: [UInt8]
+
+  /// Creates a key press.
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - bytes: The bytes it was read from.
+  public init(key: Key, bytes: [UInt8]) {
+    self.key = key
+    self.bytes = bytes
+  }
+}
+
 /// Turns the bytes a terminal sends in raw mode into keys.
 ///
 /// One `read()` may carry several keys, or end in the middle of one (an escape sequence or a
@@ -32,16 +50,27 @@ public struct KeyParser: Sendable {
   /// - Parameter bytes: What one `read()` returned.
   /// - Returns: The complete keys, in order.
   public mutating func feed(_ bytes: [UInt8]) -> [Key] {
+    feedPresses(bytes).map(\.key)
+  }
+
+  /// Parses `bytes` (after anything pending) into keys, each with the bytes it was read from.
+  ///
+  /// Every byte fed is accounted for exactly once: the presses returned by this method and by
+  /// ``flushPresses()``, concatenated, are the bytes fed, in order.
+  ///
+  /// - Parameter bytes: What one `read()` returned.
+  /// - Returns: The complete key presses, in order.
+  public mutating func feedPresses(_ bytes: [UInt8]) -> [KeyPress] {
     pending += bytes
-    var keys: [Key] = []
+    var presses: [KeyPress] = []
     var index = 0
     while index < pending.count {
       guard let (key, length) = Self.parse(pending[index...]) else { break }
-      keys.append(key)
+      presses.append(KeyPress(key: key, bytes: Array(pending[index..<(index + length)])))
       index += length
     }
     pending.removeFirst(index)
-    return keys
+    return presses
   }
 
   /// Ends whatever is pending after input paused: a lone ESC is the Escape key; an unfinished
@@ -49,17 +78,23 @@ public struct KeyParser: Sendable {
   ///
   /// - Returns: The keys completed by the pause.
   public mutating func flush() -> [Key] {
-    defer { pending = [] }
-    if pending == [0x1B] { return [.escape] }
-    if pending.first == 0x1B, pending.count == 2 { return [.escape] + feedAfterEscape() }
-    return pending.isEmpty ? [] : [.unknown(pending)]
+    flushPresses().map(\.key)
   }
 
-  private mutating func feedAfterEscape() -> [Key] {
-    let rest = Array(pending.dropFirst())
-    pending = []
-    var parser = KeyParser()
-    return parser.feed(rest) + parser.flush()
+  /// Like ``flush()``, with the bytes each key was read from.
+  ///
+  /// - Returns: The key presses completed by the pause.
+  public mutating func flushPresses() -> [KeyPress] {
+    defer { pending = [] }
+    guard let first = pending.first else { return [] }
+    if pending.count == 1, first == 0x1B { return [KeyPress(key: .escape, bytes: [0x1B])] }
+    if first == 0x1B, pending.count == 2 {
+      // ESC and one more byte that could have started a sequence: Escape, then that byte.
+      var parser = KeyParser()
+      let rest = parser.feedPresses([pending[1]]) + parser.flushPresses()
+      return [KeyPress(key: .escape, bytes: [0x1B])] + rest
+    }
+    return [KeyPress(key: .unknown(pending), bytes: pending)]
   }
 
   /// The key at the start of `bytes` and its length, or `nil` if more bytes are needed.

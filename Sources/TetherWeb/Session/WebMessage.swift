@@ -40,7 +40,7 @@ public enum ClientMessage: Equatable, Sendable {
       self = .click(id: id)
     case "key":
       guard let name = wire.key, let key = WebKey(rawValue: name) else {
-        throw .unknownKey(wire.key ?? "")
+        throw .unknownKey(String((wire.key ?? "").prefix(40)))
       }
       self = .key(key)
     case "navigate":
@@ -52,6 +52,17 @@ public enum ClientMessage: Equatable, Sendable {
       self = .dismissAlert
     default:
       throw .unknownType(String(wire.type.prefix(40)))
+    }
+  }
+
+  /// The message as the page sends it, e.g. `{"type":"click","id":"s1.0"}`:
+  /// `ClientMessage(decoding: message.json)` is `message`.
+  public var json: String {
+    switch self {
+    case .click(let id): "{\"type\":\"click\",\"id\":\(quote(id))}"
+    case .key(let key): "{\"type\":\"key\",\"key\":\(quote(key.rawValue))}"
+    case .navigate(let path): "{\"type\":\"navigate\",\"path\":\(quote(path))}"
+    case .dismissAlert: "{\"type\":\"dismiss\"}"
     }
   }
 }

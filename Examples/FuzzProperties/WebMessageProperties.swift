@@ -1,0 +1,36 @@
+import TetherWeb
+
+/// The web protocol's `ClientMessage` decoder on any text.
+///
+/// Input: the message, as UTF-8 (invalid bytes become U+FFFD, as a WebSocket text frame's
+/// decoder would refuse or replace them).
+/// Properties:
+/// - a message that decodes re-encodes (`json`) to text that decodes to the same message;
+/// - a message that does not decode is a `WebSessionError` whose description is non-empty and
+///   short (at most 300 characters), however long the input: a log line, not an echo.
+enum WebMessageProperties {
+  static func check(_ input: [UInt8]) throws(PropertyViolation) {
+    let text = String(decoding: input, as: UTF8.self)
+    do {
+      let message = try ClientMessage(decoding: text)
+      do {
+        let again = try ClientMessage(decoding: message.json)
+        try require(again == message, "\(message) re-encoded as \(message.json) is \(again)")
+      } catch let error as PropertyViolation {
+        throw error
+      } catch {
+        throw PropertyViolation("\(message) re-encoded as \(message.json) is refused: \(error)")
+      }
+    } catch let error as WebSessionError {
+      let description = error.description
+      try require(!description.isEmpty, "an empty error for \(text)")
+      try require(
+        description.count <= 300,
+        "a \(description.count)-character error for a \(input.count)-byte message")
+    } catch let error as PropertyViolation {
+      throw error
+    } catch {
+      throw PropertyViolation("decoding threw \(error), not a WebSessionError")
+    }
+  }
+}
