@@ -36,6 +36,7 @@ let package = Package(
     .executable(name: "showcase", targets: ["showcase"]),
     .executable(name: "showcase-api", targets: ["showcase-api"]),
     .library(name: "FuzzProperties", targets: ["FuzzProperties"]),
+    .executable(name: "showcase-load", targets: ["showcase-load"]),
   ],
   dependencies: [
     .package(name: "Tether", path: ".."),
@@ -133,6 +134,7 @@ let package = Package(
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherWeb", package: "Tether"),
         "ShowcaseWeb", "ShowcaseFlows", "Gallery", "HeapStatistics",
+        .product(name: "Tether", package: "Tether"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "Logging", package: "swift-log"),
@@ -174,6 +176,18 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "ShowcaseAPI",
+      swiftSettings: swiftSettings
+    ),
+
+    // The web showcase under load and faults: `swift run -c release showcase-load`.
+    .executableTarget(
+      name: "showcase-load",
+      dependencies: [
+        "Gallery",
+        .product(name: "TetherWeb", package: "Tether"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "ShowcaseLoad",
       swiftSettings: swiftSettings
     ),
 
@@ -264,6 +278,11 @@ let package = Package(
       name: "ShowcaseServerTests",
       dependencies: [
         "ShowcaseServer", "Gallery", "Courses", "Profile", "Articles", "Entry", "ExampleSupport",
+        "ShowcaseFlows", "ShowcaseTerminal", "ShowcaseWeb",
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherTerminal", package: "Tether"),
+        .product(name: "TetherWeb", package: "Tether"),
         .product(name: "TetherTesting", package: "Tether"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),

@@ -35,3 +35,22 @@ public enum ShowcaseDestination {
 public typealias ShowcaseNavigator = any Navigator<ShowcaseDestination>
 /// One showcase screen.
 public typealias ShowcaseScreen = Screen<ShowcaseDestination>
+
+extension ShowcaseDestination {
+  /// The screen's view model, for code that counts or tracks them (the web server's leak
+  /// check) without caring which screen it is.
+  public var viewModel: AnyObject {
+    switch self {
+    case .home(let model): model
+    case .photoList(let model): model
+    case .photoDetail(let model): model
+    case .courseList(let model): model
+    case .courseDetail(let model): model
+    case .profile(let model): model
+    case .articleList(let model): model
+    case .article(let model): model as AnyObject
+    case .entry(let model): model
+    case .greeting(let model): model
+    }
+  }
+}

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Faults `showcase-api` injects, so the apps' error states can be shown and tested.
 public struct FaultInjection: Sendable, Equatable {
   /// How a request picked to fail fails.
@@ -44,5 +46,24 @@ public struct FaultInjection: Sendable, Equatable {
   /// - Returns: `true` for a request that should fail.
   public func shouldFail(using random: inout some RandomNumberGenerator) -> Bool {
     failRate >= 1 || (failRate > 0 && Double.random(in: 0..<1, using: &random) < failRate)
+  }
+}
+
+/// Faults that can change while the server runs: a test turns failures on, sees the error
+/// state, turns them off and checks that Retry recovers.
+public final class FaultSwitch: Sendable {
+  private let faults: Mutex<FaultInjection>
+
+  /// Creates a switch set to `faults`.
+  ///
+  /// - Parameter faults: The faults to start with.
+  public init(_ faults: FaultInjection = .none) {
+    self.faults = Mutex(faults)
+  }
+
+  /// The faults applied to the next request.
+  public var current: FaultInjection {
+    get { faults.withLock { $0 } }
+    set { faults.withLock { $0 = newValue } }
   }
 }

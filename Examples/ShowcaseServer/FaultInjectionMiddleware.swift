@@ -4,12 +4,13 @@ import NIOCore
 /// Applies a ``FaultInjection`` to every route of the group it is added to: the latency first,
 /// then, at the fail rate, a failure instead of the route's answer.
 struct FaultInjectionMiddleware<Context: RequestContext>: RouterMiddleware {
-  let faults: FaultInjection
+  let source: FaultSwitch
 
   func handle(
     _ request: Request, context: Context,
     next: (Request, Context) async throws -> Response
   ) async throws -> Response {
+    let faults = source.current
     if faults.latency > .zero { try await Task.sleep(for: faults.latency) }
     var random = SystemRandomNumberGenerator()
     guard faults.shouldFail(using: &random) else { return try await next(request, context) }

@@ -60,10 +60,19 @@ public enum ShowcaseServer {
   /// - Parameter faults: The faults to inject.
   /// - Returns: The router.
   public static func makeRouter(faults: FaultInjection = .none) -> Router<BasicRequestContext> {
+    makeRouter(faults: FaultSwitch(faults))
+  }
+
+  /// Builds the router serving every example's data, with the switch's current faults applied
+  /// to each request of a data route.
+  ///
+  /// - Parameter faults: The faults to inject, changeable while the server runs.
+  /// - Returns: The router.
+  public static func makeRouter(faults: FaultSwitch) -> Router<BasicRequestContext> {
     let router = Router()
     router.get("health") { _, _ in "ok" }
     // Every data route goes through the fault injection; /health never does.
-    let data = router.group().add(middleware: FaultInjectionMiddleware(faults: faults))
+    let data = router.group().add(middleware: FaultInjectionMiddleware(source: faults))
     data.get("v1/photos") { request, _ -> Response in
       let feature = request.uri.queryParameters["feature"].map(String.init) ?? "popular"
       guard feature == "popular" else {
@@ -141,6 +150,27 @@ public enum ShowcaseServer {
     host: String = "127.0.0.1",
     port: Int,
     faults: FaultInjection = .none,
+    logLevel: Logger.Level = .notice,
+    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+  ) -> some ApplicationProtocol {
+    makeApplication(
+      host: host, port: port, faults: FaultSwitch(faults), logLevel: logLevel,
+      onRunning: onRunning)
+  }
+
+  /// Builds the application listening on `host:port`, its faults changeable while it runs.
+  ///
+  /// - Parameters:
+  ///   - host: The address to bind; loopback by default.
+  ///   - port: The port; 0 picks a free one (reported through `onRunning`).
+  ///   - faults: The faults to inject, read for every request.
+  ///   - logLevel: How much the server logs.
+  ///   - onRunning: Called with the bound port once the server accepts connections.
+  /// - Returns: The application; run it with `runService()` or in a `ServiceGroup`.
+  public static func makeApplication(
+    host: String = "127.0.0.1",
+    port: Int,
+    faults: FaultSwitch,
     logLevel: Logger.Level = .notice,
     onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {

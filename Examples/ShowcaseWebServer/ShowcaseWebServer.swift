@@ -15,7 +15,7 @@ public enum ShowcaseWebServer {
   public static let maximumMessageSize = 16 * 1024
 
   /// The router: `GET /tether.js`, `/tether.css`, `/images/photos/<id>.png`, `/health`,
-  /// `/stats` (`{"sessions": N, "heapBytes": B}`), the
+  /// `/stats` (`{"sessions": N, "liveViewModels": V, "heapBytes": B}`), the
   /// socket at `/ws`, and a page for every other path.
   public static func makeRouter(
     registry: WebSessionRegistry, logger: Logger
@@ -23,14 +23,15 @@ public enum ShowcaseWebServer {
     let router = Router(context: BasicWebSocketRequestContext.self)
     router.get("health") { _, _ in "ok" }
     router.get("stats") { _, _ -> Response in
-      let sessions = await registry.count
+      let (sessions, viewModels) = await (registry.count, registry.liveViewModels)
       // Unlike the resident set, the heap in use falls when sessions are freed.
       let bytes = heap_statistics_bytes_in_use()
       let heap = bytes >= 0 ? String(bytes) : "null"
+      let json =
+        #"{"sessions":\#(sessions),"liveViewModels":\#(viewModels),"heapBytes":\#(heap)}"#
       return Response(
         status: .ok, headers: [.contentType: "application/json"],
-        body: ResponseBody(
-          byteBuffer: ByteBuffer(string: #"{"sessions":\#(sessions),"heapBytes":\#(heap)}"#)))
+        body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
     }
     router.get("tether.js") { _, _ in
       asset(WebAssets.script, type: "text/javascript; charset=utf-8")
@@ -63,7 +64,7 @@ public enum ShowcaseWebServer {
           try await outbound.close(.unknown(4404), reason: "no such session")
           return
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        await withThrowingTaskGroup(of: Void.self) { group in
           group.addTask {
             for await text in stream { try await outbound.write(.text(text)) }
           }

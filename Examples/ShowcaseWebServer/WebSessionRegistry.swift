@@ -1,6 +1,7 @@
 import Foundation
 import ShowcaseFlows
 import ShowcaseWeb
+import Tether
 import TetherFlow
 import TetherWeb
 
@@ -28,8 +29,17 @@ public final class WebSessionRegistry {
 
   private struct Entry {
     let session: WebSession
+    /// Records every view model the session's stack shows, for ``liveViewModels``.
+    let tracking: ObservationToken
     var connection = 0
     var expiry: Task<Void, Never>?
+  }
+
+  /// Every view model any session has shown, held weakly, by identity.
+  private var viewModels: [ObjectIdentifier: WeakViewModel] = [:]
+
+  private struct WeakViewModel {
+    weak var object: AnyObject?
   }
 
   /// Creates a registry.
@@ -47,6 +57,18 @@ public final class WebSessionRegistry {
 
   /// How many sessions are open.
   public var count: Int { sessions.count }
+
+  /// How many view models that sessions have shown are still alive. With every session closed
+  /// it is 0, or a view model leaked: the load test (`showcase-load`) checks exactly that.
+  public var liveViewModels: Int {
+    viewModels = viewModels.filter { $0.value.object != nil }
+    return viewModels.count
+  }
+
+  private func track(_ viewModel: AnyObject) {
+    let id = ObjectIdentifier(viewModel)
+    if viewModels[id]?.object !== viewModel { viewModels[id] = WeakViewModel(object: viewModel) }
+  }
 
   /// A new session showing `path`, and its page; the 404 page for a path that names no screen.
   ///
@@ -67,7 +89,10 @@ public final class WebSessionRegistry {
         await main.open(path, on: stack)
       },
       makeView: ShowcaseWebViews.makeView(for:))
-    sessions[id] = Entry(session: session)
+    let tracking = stack.screens.observe { [weak self] screens in
+      for screen in screens { self?.track(screen.destination.viewModel) }
+    }
+    sessions[id] = Entry(session: session, tracking: tracking)
     await session.settle()
     scheduleExpiry(id)  // a page that never connects does not keep its session
     let html = session.document(script: "/tether.js", style: "/tether.css")

@@ -13,6 +13,16 @@ func withShowcaseServer<Result: Sendable>(
   faults: FaultInjection = .none,
   _ body: (URL) async throws -> Result
 ) async throws -> Result {
+  try await withShowcaseServer(faults: FaultSwitch(faults), body)
+}
+
+/// Runs `showcase-api`'s server with the switch's faults, which `body` may change.
+@discardableResult
+func withShowcaseServer<Result: Sendable>(
+  isolation: isolated (any Actor)? = #isolation,
+  faults: FaultSwitch,
+  _ body: (URL) async throws -> Result
+) async throws -> Result {
   let (ports, portContinuation) = AsyncStream<Int>.makeStream()
   let app = ShowcaseServer.makeApplication(port: 0, faults: faults, logLevel: .critical) {
     portContinuation.yield($0)

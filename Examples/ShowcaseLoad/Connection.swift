@@ -1,0 +1,210 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why a load client's connection failed.
+struct ConnectionError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// A blocking TCP connection to the server on loopback, with the little HTTP and WebSocket
+/// (RFC 6455) a load client needs — including the ways to get them wrong on purpose.
+///
+/// Blocking sockets on one thread per client keep each client's timing its own: a slow
+/// server shows up as latency, never as a client waiting for another.
+final class Connection {
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+
+  /// Connects to `127.0.0.1:port`; reads give up after `timeout` seconds.
+  init(port: Int, timeout: Int = 10) throws {
+    #if canImport(Darwin)
+      let kind = SOCK_STREAM
+    #else
+      let kind = Int32(SOCK_STREAM.rawValue)
+    #endif
+    descriptor = socket(AF_INET, kind, 0)
+    guard descriptor >= 0 else { throw ConnectionError("socket() failed: errno \(errno)") }
+    var limit = timeval(tv_sec: timeout, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else {
+      close(descriptor)
+      throw ConnectionError("connect to port \(port) failed: errno \(errno)")
+    }
+  }
+
+  deinit { close(descriptor) }
+
+  /// Closes the socket at once (a client that vanishes).
+  func shutDown() { shutdown(descriptor, Int32(SHUT_RDWR)) }
+
+  func send(_ bytes: [UInt8]) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let sent = bytes[offset...].withUnsafeBytes {
+        Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      if sent < 0 {
+        if errno == EINTR { continue }
+        throw ConnectionError("send failed: errno \(errno)")
+      }
+      offset += sent
+    }
+  }
+
+  /// Reads more bytes into the buffer; false at end of stream.
+  private func fill() throws -> Bool {
+    var chunk = [UInt8](repeating: 0, count: 16_384)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+      if count > 0 {
+        buffer += chunk[..<count]
+        return true
+      }
+      if count == 0 { return false }
+      if errno == EINTR { continue }
+      if errno == EAGAIN || errno == EWOULDBLOCK { throw ConnectionError("timed out reading") }
+      throw ConnectionError("recv failed: errno \(errno)")
+    }
+  }
+
+  private func read(exactly count: Int) throws -> [UInt8] {
+    while buffer.count < count {
+      guard try fill() else { throw ConnectionError("the server closed the connection") }
+    }
+    let bytes = Array(buffer.prefix(count))
+    buffer.removeFirst(count)
+    return bytes
+  }
+
+  /// Reads an HTTP head (up to the blank line); the body, if any, stays buffered.
+  private func readHead() throws -> String {
+    let end: [UInt8] = [13, 10, 13, 10]
+    while true {
+      if let range = firstRange(of: end) {
+        let head = String(decoding: buffer[..<range], as: UTF8.self)
+        buffer.removeFirst(range + 4)
+        return head
+      }
+      guard buffer.count < 65_536, try fill() else {
+        throw ConnectionError("no complete HTTP head")
+      }
+    }
+  }
+
+  private func firstRange(of pattern: [UInt8]) -> Int? {
+    guard buffer.count >= pattern.count else { return nil }
+    for start in 0...(buffer.count - pattern.count)
+    where buffer[start..<(start + pattern.count)].elementsEqual(pattern) {
+      return start
+    }
+    return nil
+  }
+
+  /// `GET path` with `Connection: close`: the status and the whole body.
+  func get(_ path: String, port: Int) throws -> (status: Int, body: String) {
+    try send(
+      Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8))
+    let head = try readHead()
+    while try fill() {}
+    let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    return (status, String(decoding: buffer, as: UTF8.self))
+  }
+
+  /// Upgrades to a WebSocket at `path`, as a page of this server would (same `Origin`).
+  func upgrade(_ path: String, port: Int) throws {
+    let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+    try send(
+      Array(
+        ("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\n"
+          + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\n"
+          + "Sec-WebSocket-Version: 13\r\n\r\n").utf8))
+    let head = try readHead()
+    guard head.hasPrefix("HTTP/1.1 101") else {
+      throw ConnectionError("upgrade refused: \(head.prefix(60))")
+    }
+  }
+
+  /// A client frame: masked (unless told otherwise), with `length` as declared if given (a
+  /// frame that promises more than it carries).
+  static func frame(
+    opcode: UInt8, _ payload: [UInt8], masked: Bool = true, declaredLength: Int? = nil
+  ) -> [UInt8] {
+    var bytes: [UInt8] = [0x80 | opcode]
+    let length = declaredLength ?? payload.count
+    let maskBit: UInt8 = masked ? 0x80 : 0
+    if length < 126 {
+      bytes.append(maskBit | UInt8(length))
+    } else if length <= 0xFFFF {
+      bytes.append(maskBit | 126)
+      bytes += [UInt8(length >> 8), UInt8(length & 0xFF)]
+    } else {
+      bytes.append(maskBit | 127)
+      bytes += (0..<8).reversed().map { UInt8((UInt64(length) >> (UInt64($0) * 8)) & 0xFF) }
+    }
+    guard masked else { return bytes + payload }
+    let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
+    bytes += mask
+    bytes += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+    return bytes
+  }
+
+  func sendText(_ text: String) throws {
+    try send(Self.frame(opcode: 0x1, Array(text.utf8)))
+  }
+
+  /// The next text message; pings are answered, a close frame ends the stream (`nil`).
+  func receiveText() throws -> String? {
+    while true {
+      let head = try read(exactly: 2)
+      let opcode = head[0] & 0x0F
+      var length = Int(head[1] & 0x7F)
+      if length == 126 {
+        let bytes = try read(exactly: 2)
+        length = Int(bytes[0]) << 8 | Int(bytes[1])
+      } else if length == 127 {
+        length = try read(exactly: 8).reduce(0) { $0 << 8 | Int($1) }
+      }
+      guard length <= 8 << 20 else { throw ConnectionError("a \(length)-byte frame") }
+      let payload = try read(exactly: length)
+      switch opcode {
+      case 0x1: return String(decoding: payload, as: UTF8.self)
+      case 0x8: return nil
+      case 0x9: try send(Self.frame(opcode: 0xA, payload))
+      default: continue
+      }
+    }
+  }
+
+  /// Reads until the server closes the socket or `seconds` pass; true if it closed it.
+  func waitForClose(seconds: Int) -> Bool {
+    let deadline = Date().addingTimeInterval(TimeInterval(seconds))
+    while Date() < deadline {
+      do {
+        if try !fill() { return true }
+        buffer.removeAll()
+      } catch {
+        if "\(error)".contains("timed out") { continue }
+        return true
+      }
+    }
+    return false
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+
+/// The highest `/stats` figures seen, from the watcher's thread.
+final class LockedStats: Sendable {
+  private let stats = Mutex(ServerStats(sessions: 0, liveViewModels: 0, heapBytes: 0))
+  func raise(to new: ServerStats) {
+    stats.withLock {
+      $0.sessions = max($0.sessions, new.sessions)
+      $0.liveViewModels = max($0.liveViewModels, new.liveViewModels)
+      $0.heapBytes = max($0.heapBytes, new.heapBytes)
+    }
+  }
+  var value: ServerStats { stats.withLock { $0 } }
+}
+
+/// A flag set once, read from another thread.
+final class LockedFlag: Sendable {
+  private let flag = Mutex(false)
+  func set() { flag.withLock { $0 = true } }
+  var value: Bool { flag.withLock { $0 } }
+}
+
+/// `showcase --web` in a child process, on a free loopback port.
+final class ServerProcess {
+  let port: Int
+  private let process = Process()
+  /// The server's log (one line per refused message or closed socket).
+  let logFile = URL(filePath: NSTemporaryDirectory())
+    .appending(path: "showcase-load-\(UUID().uuidString).log")
+
+  init(binary: String) throws {
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+      throw ConnectionError(
+        "no showcase binary at \(binary); build it: swift build --product showcase")
+    }
+    process.executableURL = URL(filePath: binary)
+    process.arguments = ["--web", "--host", "127.0.0.1", "--port", "0", "--session-grace", "1"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+    process.standardError = try FileHandle(forWritingTo: logFile)
+    try process.run()
+    var text = ""
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline {
+      let data = output.fileHandleForReading.availableData
+      if data.isEmpty { break }
+      text += String(decoding: data, as: UTF8.self)
+      if let range = text.range(of: "http://127.0.0.1:"),
+        let port = Int(text[range.upperBound...].prefix { $0.isNumber })
+      {
+        self.port = port
+        return
+      }
+    }
+    process.terminate()
+    throw ConnectionError("the server did not say where it listens: \(text.prefix(200))")
+  }
+
+  /// How many lines of the server's log contain `text`.
+  func logLines(containing text: String) -> Int {
+    let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+    return log.split(separator: "\n").filter { $0.contains(text) }.count
+  }
+
+  func stop() {
+    defer { try? FileManager.default.removeItem(at: logFile) }
+    guard process.isRunning else { return }
+    process.terminate()
+    process.waitUntilExit()
+  }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// The `showcase-load` tool beside the test bundle.
+let loadBinary: String? = {
+  let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  for candidate in [folder, folder.deletingLastPathComponent()] {
+    let path = candidate.appendingPathComponent("showcase-load").path
+    if FileManager.default.isExecutableFile(atPath: path) { return path }
+  }
+  return nil
+}()
+
+extension EndToEnd {
+  /// A short load run in every `swift test`: the full one (200 sessions × 60 s) is
+  /// `swift run -c release --package-path Examples showcase-load`, figures in the README.
+  @Suite struct LoadTests {
+    @Test("sessions under load and misbehaving clients: no errors, no leaks, heap back down")
+    func shortLoadRunPasses() throws {
+      let binary = try #require(loadBinary, "build it first: swift build --product showcase-load")
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = ["--sessions", "16", "--seconds", "4", "--bad-clients", "5"]
+      let output = Pipe()
+      process.standardOutput = output
+      try process.run()
+      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0, "\(text)")
+      #expect(text.contains("sessions: 16 started, 16 completed"), "\(text)")
+      #expect(text.contains("errors: 0, isolation violations: 0"), "\(text)")
+      #expect(text.contains("not handled: 0"), "\(text)")
+      #expect(text.contains("view models alive: peak") && text.contains(", after 0"), "\(text)")
+      #expect(text.hasSuffix("PASSED\n"), "\(text)")
+    }
+  }
+}
