@@ -126,21 +126,9 @@ struct ShowcaseCommand: AsyncParsableCommand {
       FileHandle.standardError.write(Data("showcase: \(error)\n".utf8))
       throw ExitCode(2)
     }
-    end(with: exit)
-  }
-
-  /// Ends the process the way a shell expects after the terminal was restored: `q` returns
-  /// (status 0); a signal (Ctrl-C as SIGINT) is raised again with its default action, so
-  /// whoever started us sees the process die of it (status 128 + n).
-  private func end(with exit: TerminalExit) {
-    guard case .signal(let number) = exit else { return }
-    signal(number, SIG_DFL)
-    var unblocked = sigset_t()
-    sigemptyset(&unblocked)
-    sigaddset(&unblocked, number)
-    pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-    raise(number)
-    leaveNow(status: exit.status)  // only if the signal did not end the process
+    // q returns (status 0); a signal is raised again with its default action, so whoever
+    // started us sees the process die of it (status 128 + n).
+    if exit != .quit { exit.terminateProcess() }
   }
 
   /// Serves the showcase to browsers until SIGTERM or SIGINT; exits 0.

@@ -49,6 +49,16 @@ public enum TerminalExit: Equatable, Hashable, Sendable, CustomStringConvertible
     }
   }
 
+  /// Ends the process the way a shell expects, once the terminal is restored: `exit(0)` for
+  /// ``quit``; for a signal, its default action restored, the signal unblocked and raised, so
+  /// the parent sees the process die of it (status 128 + n).
+  public func terminateProcess() -> Never {
+    if case .signal(let number) = self {
+      raiseWithDefaultAction(number)
+    }
+    exit(status)  // `quit`, or a signal whose default action does not end the process
+  }
+
   /// `quit`, or the signal's name, e.g. `SIGHUP`.
   public var description: String {
     switch self {
@@ -183,12 +193,7 @@ public final class TerminalSession {
         restoreTerminalFromSignal()
         // Die of the signal now: default action, and unblocked, since the thread that crashed
         // may be one (a dispatch worker) that blocks it outside this handler.
-        signal(number, SIG_DFL)
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        sigaddset(&unblocked, number)
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-        raise(number)
+        raiseWithDefaultAction(number)
       }
     }
     write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
@@ -218,13 +223,14 @@ public final class TerminalSession {
   /// Stop signals go through a pipe read on the main queue; SIGWINCH through a dispatch source.
   ///
   /// Installed before raw mode is entered, so a stop signal never finds the terminal raw with
-  /// nobody listening. Stop signals do not use `DispatchSource.makeSignalSource`: on Linux it
-  /// needs the signal ignored (`SIG_IGN`) and reads it from a `signalfd`, blocking it only on
-  /// the thread that registered the source. Any other thread — the concurrency pool's,
-  /// URLSession's — can still be the one the kernel hands the signal to, and there its action
-  /// is "ignore": the signal is dropped and the app keeps running. Which thread gets it depends
-  /// on scheduling, so SIGHUP was lost only sometimes, under load. A real handler runs on
-  /// whichever thread gets the signal, and only writes one byte to a pipe.
+  /// nobody listening. Stop signals do not use `DispatchSource.makeSignalSource`: on Linux,
+  /// libdispatch delivers a signal in hops — its own `sigaction` handler (replacing the app's)
+  /// blocks the signal on whichever thread took it and re-sends it with `pthread_kill` to the
+  /// thread that first registered a signal source, for the manager thread's `signalfd` to read
+  /// — and which threads those are, and what they block, depends on scheduling (libdispatch's
+  /// own comments describe the misfires). Under load, SIGHUP sometimes never reached the app.
+  /// A plain handler runs on whichever thread the kernel picks and writes one byte to a pipe:
+  /// no thread's signal mask matters.
   private func installSignalSources() throws {
     if stopSignalPipe.read < 0 {
       var descriptors: [Int32] = [0, 0]
@@ -339,4 +345,21 @@ private func setHandler(_ action: inout sigaction, _ handler: @convention(c) (In
   #else
     action.__sigaction_handler.sa_handler = handler
   #endif
+}
+
+/// Unblocks `number` on the calling thread (async-signal-safe). Main-actor code runs on a
+/// dispatch worker on Linux, and those block most signals: a signal raised there stays
+/// pending until unblocked.
+private func unblockSignal(_ number: Int32) {
+  var set = sigset_t()
+  sigemptyset(&set)
+  sigaddset(&set, number)
+  pthread_sigmask(SIG_UNBLOCK, &set, nil)
+}
+
+/// Restores `number`'s default action, unblocks it and raises it.
+private func raiseWithDefaultAction(_ number: Int32) {
+  signal(number, SIG_DFL)
+  unblockSignal(number)
+  raise(number)
 }
