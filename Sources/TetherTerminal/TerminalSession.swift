@@ -147,13 +147,13 @@ public final class TerminalSession {
   ///
   /// - Parameter navigator: The app's navigator, with its root screen set.
   /// - Returns: How the app ended. A caller that ends the process should do so with
-  ///   ``TerminalExit/status``, or for a signal by re-raising it with its default action.
+  ///   ``TerminalExit/terminateProcess()``, so its parent sees the status a shell expects.
   /// - Throws: ``TerminalError/settingsUnavailable`` if raw mode cannot be entered.
   @discardableResult
   public func run(navigator: TerminalNavigator) async throws -> TerminalExit {
+    defer { leave() }  // also when raw mode cannot be entered: the handlers go back
     try installSignalSources()
     try enterRawMode()
-    defer { leave() }
     navigator.onQuit = { [weak self] exit in self?.stop(exit) }
     installInput(navigator: navigator)
     tickTask = Task { [weak self] in
