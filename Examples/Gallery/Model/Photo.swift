@@ -134,15 +134,51 @@ extension Photo: Codable {
   }
 
   /// Parses `2017-10-01T10:23:31-04:00` (or `…Z`) into the instant and its offset in seconds.
+  ///
+  /// Strict: exactly `YYYY-MM-DDTHH:MM:SS` with a four-digit year, then `Z` or `±HH:MM` up to
+  /// ±18:00, every field in range and the day existing in its month. Anything else is `nil`,
+  /// so whatever parses formats back (``formatTimestamp(_:utcOffset:)``) to the same text.
   static func parseTimestamp(_ text: String) -> (Date, Int)? {
-    guard let date = try? Date(text, strategy: .iso8601) else { return nil }
-    if text.hasSuffix("Z") { return (date, 0) }
-    let suffix = text.suffix(6)
-    guard suffix.count == 6, let sign = suffix.first, sign == "+" || sign == "-",
-      let hours = Int(suffix.dropFirst().prefix(2)), let minutes = Int(suffix.suffix(2))
-    else { return (date, 0) }
-    let magnitude = hours * 3600 + minutes * 60
-    return (date, sign == "-" ? -magnitude : magnitude)
+    let bytes = Array(text.utf8)
+    guard bytes.count == 20 || bytes.count == 25 else { return nil }
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for byte in bytes[range] {
+        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+      }
+      return value
+    }
+    func separator(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+      bytes[index] == UInt8(ascii: character)
+    }
+    guard let year = number(0..<4), separator(4, "-"), let month = number(5..<7),
+      separator(7, "-"), let day = number(8..<10), separator(10, "T"),
+      let hour = number(11..<13), separator(13, ":"), let minute = number(14..<16),
+      separator(16, ":"), let second = number(17..<19),
+      year >= 1000, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+      second < 60
+    else { return nil }
+    let offset: Int
+    if bytes.count == 20 {
+      guard separator(19, "Z") else { return nil }
+      offset = 0
+    } else {
+      guard separator(19, "+") || separator(19, "-"), let hours = number(20..<22),
+        separator(22, ":"), let minutes = number(23..<25), minutes < 60,
+        hours * 3600 + minutes * 60 <= 18 * 3600
+      else { return nil }
+      let magnitude = hours * 3600 + minutes * 60
+      offset = separator(19, "-") ? -magnitude : magnitude
+    }
+    guard let zone = TimeZone(secondsFromGMT: offset) else { return nil }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    let components = DateComponents(
+      calendar: calendar, timeZone: zone, year: year, month: month, day: day, hour: hour,
+      minute: minute, second: second)
+    guard components.isValidDate, let date = components.date else { return nil }
+    return (date, offset)
   }
 
   /// Formats an instant as 500px does: local time at `utcOffset`, then the offset.

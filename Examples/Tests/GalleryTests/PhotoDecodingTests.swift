@@ -80,6 +80,31 @@ import Testing
     #expect(text?.contains("'yesterday' is not an ISO 8601 date") == true)
   }
 
+  /// Found by the `json` fuzzer: Foundation's ISO 8601 parser read this text, and the photo
+  /// then encoded to a timestamp (offset -23:00) that no longer decoded.
+  @Test(
+    "timestamps are strict: exactly YYYY-MM-DDTHH:MM:SS and Z or ±HH:MM up to 18 h",
+    arguments: [
+      "2016-06-20T10:31:6-06-20T10:103:4-23:00", "2017-02-30T10:00:00Z", "2017-10-01T24:00:00Z",
+      "2017-10-01T10:23:31-19:00", "2017-10-01T10:23:31.5Z", "2017-10-01 10:23:31Z",
+      "0999-10-01T10:23:31Z", "2017-10-01T10:23:31-04:60", "2017-10-01T10:23:31",
+    ])
+  func malformedTimestampsAreRefused(_ text: String) {
+    #expect(Photo.parseTimestamp(text) == nil)
+  }
+
+  @Test(
+    "a valid timestamp formats back to the same text",
+    arguments: [
+      "2017-10-01T10:23:31-04:00", "2016-02-29T23:59:59+18:00", "1999-12-31T00:00:00+05:45",
+    ])
+  func validTimestampsRoundTrip(_ text: String) throws {
+    let (date, offset) = try #require(Photo.parseTimestamp(text))
+    #expect(Photo.formatTimestamp(date, utcOffset: offset) == text)
+    #expect(
+      Photo.parseTimestamp("2017-10-01T14:23:31Z")?.0 == Date(timeIntervalSince1970: 1_506_867_811))
+  }
+
   @Test func wrongTypeAndInvalidJSONAreNamed() {
     let wrongType =
       #"{"current_page":"one","total_pages":1,"total_items":1,"feature":"popular","photos":[]}"#
