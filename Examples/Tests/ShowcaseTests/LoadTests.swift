@@ -2,14 +2,7 @@ import Foundation
 import Testing
 
 /// The `showcase-load` tool beside the test bundle.
-let loadBinary: String? = {
-  let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  for candidate in [folder, folder.deletingLastPathComponent()] {
-    let path = candidate.appendingPathComponent("showcase-load").path
-    if FileManager.default.isExecutableFile(atPath: path) { return path }
-  }
-  return nil
-}()
+let loadBinary = builtProduct(named: "showcase-load")
 
 extension EndToEnd {
   /// A short load run in every `swift test`: the full one (200 sessions × 60 s) is

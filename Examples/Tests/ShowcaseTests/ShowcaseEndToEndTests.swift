@@ -107,15 +107,19 @@ struct TmuxSession {
   private func await_(milliseconds: UInt32) throws { usleep(milliseconds * 1000) }
 }
 
-/// The `showcase` binary beside the test bundle (`swift build` puts both in the same folder).
-let showcaseBinary: String? = {
+/// The executable product `name` beside the test bundle (`swift build` puts both in the same
+/// folder), or `nil` if it was not built.
+func builtProduct(named name: String) -> String? {
   let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   for candidate in [folder, folder.deletingLastPathComponent()] {
-    let path = candidate.appendingPathComponent("showcase").path
+    let path = candidate.appendingPathComponent(name).path
     if FileManager.default.isExecutableFile(atPath: path) { return path }
   }
   return nil
-}()
+}
+
+/// The `showcase` binary beside the test bundle.
+let showcaseBinary = builtProduct(named: "showcase")
 
 let tmuxIsInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains {
   FileManager.default.isExecutableFile(atPath: $0)
