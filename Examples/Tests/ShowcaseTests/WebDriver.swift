@@ -240,12 +240,7 @@ final class WebShowcase: @unchecked Sendable {
   let url: String
 
   init(arguments: [String] = []) async throws {
-    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let candidates = [folder, folder.deletingLastPathComponent()].map {
-      $0.appendingPathComponent("showcase").path
-    }
-    guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-    else {
+    guard let binary = showcaseBinary else {
       throw WebDriverError(description: "build the app first: swift build --product showcase")
     }
     process.executableURL = URL(fileURLWithPath: binary)
