@@ -13,10 +13,20 @@ import Testing
 
   static func inputs(_ folder: String, _ target: FuzzTarget) throws -> [(String, [UInt8])] {
     let directory = fuzzRoot.appending(path: folder).appending(path: target.rawValue)
-    guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
-    return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map {
-      name in (name, Array(try Data(contentsOf: directory.appending(path: name))))
+    // A missing folder is an error, not an empty list: a moved or renamed folder would
+    // otherwise make these tests pass having checked nothing.
+    guard FileManager.default.fileExists(atPath: directory.path) else {
+      throw MissingFolder(path: directory.path)
     }
+    // Dot files (`.gitkeep` keeps a target's empty folder in git) are not inputs.
+    return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+      .filter { !$0.hasPrefix(".") }
+      .map { name in (name, Array(try Data(contentsOf: directory.appending(path: name)))) }
+  }
+
+  struct MissingFolder: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "no folder at \(path)" }
   }
 
   @Test("the seed corpus holds", arguments: FuzzTarget.allCases)

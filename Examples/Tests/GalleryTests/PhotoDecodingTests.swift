@@ -5,7 +5,7 @@ import Testing
 @testable import Gallery
 
 @Suite struct PhotoDecodingTests {
-  @Test(.enabled(if: fixtureIsPresent, "needs ../shared/fixtures beside the checkout"))
+  @Test(.enabled(if: fixtureTestsRun, "needs shared/fixtures beside the checkout"))
   func capturedResponseDecodesEveryPhoto() throws {
     let page = try JSONDecoder().decode(PhotoPage.self, from: Data(contentsOf: fixtureURL))
     #expect(page.photos.count == 20)
@@ -30,7 +30,7 @@ import Testing
     #expect(beijing.description == "")
   }
 
-  @Test(.enabled(if: fixtureIsPresent, "needs ../shared/fixtures beside the checkout"))
+  @Test(.enabled(if: fixtureTestsRun, "needs shared/fixtures beside the checkout"))
   func capturedPhotosFormatAsTheSeedDescribes() throws {
     let page = try JSONDecoder().decode(PhotoPage.self, from: Data(contentsOf: fixtureURL))
     let dates = PhotoDateFormat(timeZone: utc)
@@ -49,7 +49,7 @@ import Testing
     #expect(cells["vienna.street"]?.dateText == "2017-10-01")
   }
 
-  @Test(.enabled(if: fixtureIsPresent, "needs ../shared/fixtures beside the checkout"))
+  @Test(.enabled(if: fixtureTestsRun, "needs shared/fixtures beside the checkout"))
   func reencodingKeepsTheOriginalTimestamp() throws {
     let page = try JSONDecoder().decode(PhotoPage.self, from: Data(contentsOf: fixtureURL))
     let data = try JSONEncoder().encode(page)
