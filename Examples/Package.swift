@@ -33,6 +33,7 @@ let package = Package(
     .library(name: "Articles", targets: ["Articles"]),
     .library(name: "Entry", targets: ["Entry"]),
     .library(name: "ShowcaseFlows", targets: ["ShowcaseFlows"]),
+    .library(name: "ShowcaseWeb", targets: ["ShowcaseWeb"]),
     .executable(name: "showcase", targets: ["showcase"]),
     .executable(name: "showcase-api", targets: ["showcase-api"]),
     .library(name: "FuzzProperties", targets: ["FuzzProperties"]),
@@ -148,7 +149,7 @@ let package = Package(
       dependencies: [
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherTerminal", package: "Tether"),
-        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWebServer",
+        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWeb", "ShowcaseWebServer",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -271,6 +272,7 @@ let package = Package(
         .product(name: "TetherTesting", package: "Tether"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "Clocks", package: "swift-clocks"),
       ],
       swiftSettings: swiftSettings
     ),

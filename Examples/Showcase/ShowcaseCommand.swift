@@ -6,6 +6,7 @@ import Logging
 import ServiceLifecycle
 import ShowcaseFlows
 import ShowcaseTerminal
+import ShowcaseWeb
 import ShowcaseWebServer
 import TetherFlow
 import TetherTerminal

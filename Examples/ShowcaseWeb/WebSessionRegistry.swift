@@ -1,6 +1,5 @@
 import Foundation
 import ShowcaseFlows
-import ShowcaseWeb
 import Tether
 import TetherFlow
 import TetherWeb
@@ -24,6 +23,9 @@ public final class WebSessionRegistry {
   public let capacity: Int
   /// How long a session outlives its socket.
   public let gracePeriod: Duration
+  /// Starts a grace period: takes its deadline on the registry's clock at once, and returns
+  /// the wait for it. A test passes a `TestClock` and advances it instead of sleeping.
+  private let startTimer: @Sendable (Duration) -> @Sendable () async -> Void
   private let services: ShowcaseServices
   private var sessions: [String: Entry] = [:]
 
@@ -48,11 +50,18 @@ public final class WebSessionRegistry {
   ///   - services: The services each session's flows use.
   ///   - capacity: The most sessions open at once.
   ///   - gracePeriod: How long a session outlives its socket.
-  public init(services: ShowcaseServices, capacity: Int = 500, gracePeriod: Duration = .seconds(30))
-  {
+  ///   - clock: The clock that times the grace period.
+  public init<C: Clock<Duration>>(
+    services: ShowcaseServices, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
+    clock: C = ContinuousClock()
+  ) {
     self.services = services
     self.capacity = capacity
     self.gracePeriod = gracePeriod
+    startTimer = { duration in
+      let deadline = clock.now.advanced(by: duration)
+      return { try? await clock.sleep(until: deadline, tolerance: nil) }
+    }
   }
 
   /// How many sessions are open.
@@ -148,10 +157,12 @@ public final class WebSessionRegistry {
   }
 
   private func scheduleExpiry(_ id: String) {
-    let grace = gracePeriod
+    // The deadline is taken now, not when the task first runs: a test that advances its clock
+    // right after a detach must move the deadline it set.
+    let timer = startTimer(gracePeriod)
     sessions[id]?.expiry?.cancel()
     sessions[id]?.expiry = Task { [weak self] in
-      try? await Task.sleep(for: grace)
+      await timer()
       guard !Task.isCancelled else { return }
       self?.expire(id)
     }

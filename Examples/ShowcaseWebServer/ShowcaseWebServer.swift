@@ -6,6 +6,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ShowcaseFlows
+import ShowcaseWeb
 import TetherWeb
 
 /// The showcase in a browser: pages, the client script and style, the catalog's pictures, and

@@ -1,7 +1,9 @@
+import Clocks
 import Foundation
 import Gallery
 import Hummingbird
 import ShowcaseFlows
+import ShowcaseWeb
 import Testing
 import TetherTesting
 
@@ -76,8 +78,10 @@ import TetherTesting
   }
 
   @Test func sessionsAreCappedAndExpireAfterTheirSocketCloses() async throws {
+    let clock = TestClock()
     let registry = WebSessionRegistry(
-      services: .bundled(thumbnailDelay: .zero), capacity: 2, gracePeriod: .seconds(1))
+      services: .bundled(thumbnailDelay: .zero), capacity: 2, gracePeriod: .seconds(1),
+      clock: clock)
     guard case .page(_, let first) = await registry.page(for: "/courses"),
       case .page(_, let second) = await registry.page(for: "/entry")
     else {
@@ -90,21 +94,27 @@ import TetherTesting
     }
     let connection = try #require(registry.attach(first, resync: false) { _ in })
     #expect(registry.attach("not-a-session", resync: false) { _ in } == nil)
-    try await Task.sleep(for: .milliseconds(1600))
+    await clock.advance(by: .milliseconds(999))
+    await settleTasks()
+    #expect(registry.contains(second), "a page keeps its session for the whole grace period")
+    await clock.advance(by: .milliseconds(1))
+    await expectEventually("a page that never connected expires") {
+      !registry.contains(second)
+    }
     #expect(registry.contains(first), "an attached session stays")
-    #expect(!registry.contains(second), "a page that never connected expires")
     await withLeakTracking { leaks in
       if let session = registry.session(first) { leaks.track(session) }
       registry.detach(first, connection: connection)
-      try? await Task.sleep(for: .milliseconds(1600))
-      #expect(!registry.contains(first))
+      await clock.advance(by: .seconds(1))
+      await expectEventually { !registry.contains(first) }
     }
     #expect(registry.count == 0)
   }
 
   @Test func aReconnectWithinTheGracePeriodResumesTheSession() async throws {
+    let clock = TestClock()
     let registry = WebSessionRegistry(
-      services: .bundled(thumbnailDelay: .zero), gracePeriod: .milliseconds(200))
+      services: .bundled(thumbnailDelay: .zero), gracePeriod: .milliseconds(200), clock: clock)
     guard case .page(_, let id) = await registry.page(for: "/courses") else { return }
     let first = try #require(registry.attach(id, resync: false) { _ in })
     registry.detach(id, connection: first)
@@ -112,10 +122,17 @@ import TetherTesting
     let second = try #require(registry.attach(id, resync: true) { resent.append($0) })
     #expect(second == first + 1)
     registry.detach(id, connection: first)  // the old socket's late close changes nothing
-    try await Task.sleep(for: .milliseconds(400))
+    await clock.advance(by: .seconds(10))
+    await settleTasks()
     #expect(registry.contains(id))
     #expect(resent.first?.hasPrefix(#"{"p":[["r","app","#) == true)
     registry.closeAll()
+  }
+
+  /// Lets every task the registry started run as far as it can, so a `#expect` that something
+  /// has *not* happened is not vacuous.
+  private func settleTasks() async {
+    for _ in 0..<50 { await Task.yield() }
   }
 
   @Test func onlyThePagesOwnOriginMayOpenASocket() {
