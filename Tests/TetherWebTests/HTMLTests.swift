@@ -67,7 +67,7 @@ import Testing
       path: "/gallery", title: nil, focus: "r")
     #expect(
       message.json
-        == #"{"p":[["t","t","a \"b\"\n\u003c/script>"],["a","r","hidden",null]],"path":"/gallery","focus":"r"}"#
+        == #"{"p":[["t","t","a \"b\"\n\u003c/script>"],["a","r","hidden"]],"path":"/gallery","focus":"r"}"#
     )
   }
 

@@ -103,7 +103,7 @@ final class FruitApp {
     await session.receive(#"{"type":"key","key":"ArrowDown"}"#)
     #expect(
       sent == [
-        #"{"p":[["a","s1.r1","aria-selected",null],["a","s1.r2","aria-selected","true"]]}"#
+        #"{"p":[["a","s1.r1","aria-selected"],["a","s1.r2","aria-selected","true"]]}"#
       ])
     #expect(app.list.reached == [1])
     // Two attribute changes, whatever the size of the page.

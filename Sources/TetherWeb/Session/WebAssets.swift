@@ -43,7 +43,7 @@ public enum WebAssets {
             case "c": element.innerHTML = patch[2]; break;
             case "t": element.textContent = patch[2]; break;
             case "a":
-              if (patch[3] === null) element.removeAttribute(patch[2]);
+              if (patch.length < 4) element.removeAttribute(patch[2]);
               else element.setAttribute(patch[2], patch[3]);
               break;
           }
