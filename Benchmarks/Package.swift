@@ -2,8 +2,9 @@
 
 import PackageDescription
 
-/// `tether-bench`: Tether side by side with OpenCombine and Apple's Observation. Its own package,
-/// so the competitors it measures never reach a package that depends on Tether.
+/// `tether-bench`: Tether side by side with OpenCombine and Apple's Observation, and the web
+/// layer's costs (bytes per gesture, heap per session, client size). Its own package, so the
+/// competitors it measures never reach a package that depends on Tether.
 ///
 ///     swift run --package-path Benchmarks -c release tether-bench
 let package = Package(
@@ -25,7 +26,10 @@ let package = Package(
       name: "tether-bench",
       dependencies: [
         .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherWeb", package: "Tether"),
         .product(name: "Gallery", package: "TetherExamples"),
+        .product(name: "ShowcaseFlows", package: "TetherExamples"),
+        .product(name: "ShowcaseWeb", package: "TetherExamples"),
         .product(name: "ExampleSupport", package: "TetherExamples"),
         "BenchmarkAllocator",
         .product(name: "OpenCombine", package: "OpenCombine"),

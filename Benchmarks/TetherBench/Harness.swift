@@ -38,7 +38,7 @@ final class Bench {
   /// median of `repetitions` repetitions.
   func measure(
     _ scenario: String, _ competitor: String, baseline: Bool = false, note: String? = nil,
-    initialCount: Int = 16, _ body: (Int) -> Void
+    initialCount: Int = 16, unit: String = "ns/op", _ body: (Int) -> Void
   ) {
     let clock = ContinuousClock()
     var n = fixedIterations ?? initialCount
@@ -56,7 +56,7 @@ final class Bench {
       let elapsed = clock.measure { body(n) }
       samples.append(nanoseconds(elapsed) / Double(n))
     }
-    record(scenario, competitor, baseline: baseline, samples: samples, unit: "ns/op", note: note)
+    record(scenario, competitor, baseline: baseline, samples: samples, unit: unit, note: note)
   }
 
   /// Async form, for work that needs the actor to turn (the `observe { }` re-run).

@@ -224,52 +224,67 @@ func runS5(_ bench: Bench) {
   print("  (OpenCombine 0.14 has no combineLatest operator: no OpenCombine figure for S5)")
 }
 
+/// Heap bytes one subscription holds, per subscription, `count` of them on one source.
+///
+/// Every repetition builds a fresh source, so the observer list's growth is paid in every
+/// repetition (a reused source keeps its list's capacity after cancellation, and later
+/// repetitions would not pay for it). Counted: the source's observer storage, the token or
+/// cancellable, and the array the benchmark keeps them in; heap blocks glibc maps on their own
+/// are counted too.
 @MainActor
 func runS6(_ bench: Bench, count: Int = 100_000) {
   let scenario = "S6 bytes per subscription"
   guard allocatedBytes() != nil else {
-    print("\(scenario): skipped (needs glibc mallinfo2)")
+    print("\(scenario): not measured (needs glibc mallinfo2)")
     return
   }
-  func bytes(_ subscribe: () -> Any) -> [Double] {
-    (0..<bench.repetitions).map { _ in
-      let before = allocatedBytes() ?? 0
-      let kept = subscribe()
-      let after = allocatedBytes() ?? 0
-      withExtendedLifetime(kept) {}
-      return Double(after - before) / Double(count)
-    }
-  }
   let sink = Sink()
-  let value = HandwrittenMulticast()
   bench.record(
     scenario, "hand-written closure array", baseline: true,
-    samples: bytes {
-      var observers: [(Int) -> Void] = []
-      observers.reserveCapacity(count)
-      for _ in 0..<count { observers.append { sink.total &+= $0 } }
-      return observers
-    }, unit: "bytes")
-  withExtendedLifetime(value) {}
-  let property = MutableProperty(0)
+    samples: bytesPerItem(count, repetitions: bench.repetitions) {
+      let value = HandwrittenMulticast()
+      return { for _ in 0..<count { value.observers.append { sink.total &+= $0 } } }
+    }, unit: "bytes", note: "a fresh source each repetition")
   bench.record(
     scenario, "Tether observe (token kept)",
-    samples: bytes {
+    samples: bytesPerItem(count, repetitions: bench.repetitions) {
+      let property = MutableProperty(0)
       var tokens: [ObservationToken] = []
-      tokens.reserveCapacity(count)
-      for _ in 0..<count { tokens.append(property.observe { sink.total &+= $0 }) }
-      return tokens
+      return {
+        for _ in 0..<count { tokens.append(property.observe { sink.total &+= $0 }) }
+        withExtendedLifetime(tokens) {}
+      }
     }, unit: "bytes")
-  let subject = CurrentValueSubject<Int, Never>(0)
   bench.record(
     scenario, "OpenCombine sink (AnyCancellable kept)",
-    samples: bytes {
+    samples: bytesPerItem(count, repetitions: bench.repetitions) {
+      let subject = CurrentValueSubject<Int, Never>(0)
       var cancellables: [AnyCancellable] = []
-      cancellables.reserveCapacity(count)
-      for _ in 0..<count { cancellables.append(subject.sink { sink.total &+= $0 }) }
-      return cancellables
+      return {
+        for _ in 0..<count { cancellables.append(subject.sink { sink.total &+= $0 }) }
+        withExtendedLifetime(cancellables) {}
+      }
     }, unit: "bytes")
   bench.checksum &+= sink.total
+}
+
+/// Heap bytes per item that `work` leaves allocated, measured `repetitions` times.
+///
+/// `prepare` runs outside the measurement and returns the work; what the work allocates is
+/// counted while everything `prepare` made is still alive, then all of it is freed before the
+/// next repetition, which prepares afresh.
+@MainActor
+func bytesPerItem(
+  _ count: Int, repetitions: Int, _ prepare: () -> () -> Void
+) -> [Double] {
+  (0..<repetitions).map { _ in
+    let work = prepare()
+    let before = allocatedBytes() ?? 0
+    work()
+    let after = allocatedBytes() ?? 0
+    withExtendedLifetime(work) {}
+    return Double(after - before) / Double(count)
+  }
 }
 
 /// What users pay for `observe { }` re-runs: 1,000 live observations, each reading its own
@@ -350,38 +365,37 @@ func runS7(_ bench: Bench, observations count: Int = 1_000) async {
 func runS10(_ bench: Bench, observations count: Int = 10_000) async {
   let memory = "S10 bytes per observation, \(count)"
   let change = "S10 one change, \(count) live"
+  // Fresh models and properties each repetition: what an observation costs includes the
+  // storage it adds to what it observes (a registrar's, an observer list's), which a reused
+  // object would already have grown.
   if allocatedBytes() != nil {
-    let models = (0..<count).map { _ in ObservableModel() }
-    let properties = (0..<count).map { MutableProperty($0) }
-    func bytes(_ observe: () -> Any) -> [Double] {
-      (0..<bench.repetitions).map { _ in
-        let before = allocatedBytes() ?? 0
-        let kept = observe()
-        let after = allocatedBytes() ?? 0
-        withExtendedLifetime(kept) {}
-        return Double(after - before) / Double(count)
-      }
-    }
     let sink = Sink()
     bench.record(
       memory, "withObservationTracking (one registration)", baseline: true,
-      samples: bytes {
-        for model in models {
-          withObservationTracking {
-            sink.total &+= model.value
-          } onChange: {
+      samples: bytesPerItem(count, repetitions: bench.repetitions) {
+        let models = (0..<count).map { _ in ObservableModel() }
+        return {
+          for model in models {
+            withObservationTracking {
+              sink.total &+= model.value
+            } onChange: {
+            }
           }
         }
-        return 0
       }, unit: "bytes", note: "held by each model's registrar")
     bench.record(
       memory, "Tether observe { }",
-      samples: bytes {
-        properties.map { property in observe { sink.total &+= property.value } }
-      }, unit: "bytes")
+      samples: bytesPerItem(count, repetitions: bench.repetitions) {
+        let properties = (0..<count).map { MutableProperty($0) }
+        var tokens: [ObservationToken] = []
+        return {
+          tokens = properties.map { property in observe { sink.total &+= property.value } }
+          withExtendedLifetime(tokens) {}
+        }
+      }, unit: "bytes", note: "token, tracker, list slot")
     bench.checksum &+= sink.total
   } else {
-    print("\(memory): skipped (needs glibc mallinfo2)")
+    print("\(memory): not measured (needs glibc mallinfo2)")
   }
   do {
     let sink = Sink()

@@ -4,8 +4,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-/// Bytes currently allocated through malloc (glibc's mallinfo2 `uordblks`), or -1 where the C
-/// library does not report it.
+/// Bytes currently allocated through malloc (glibc's mallinfo2: `uordblks`, in use in the
+/// arenas, plus `hblkhd`, blocks mapped on their own), or -1 where the C library does not
+/// report it.
 long long benchmark_allocated_bytes(void);
 
 #endif

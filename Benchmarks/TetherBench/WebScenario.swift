@@ -1,0 +1,150 @@
+import Foundation
+import ShowcaseFlows
+import ShowcaseWeb
+import TetherWeb
+
+/// W1: what one gesture costs on the wire. A Gallery session at `/gallery` with its 20 photos
+/// loaded gets ArrowDown (the selection moves one row); the figure is the one message it sends,
+/// framed as the server sends it (a WebSocket text frame: 2 header bytes up to 125 bytes of
+/// payload, 4 up to 65,535). The baseline is the whole page sent again.
+@MainActor
+func runW1(_ bench: Bench) async {
+  let scenario = "W1 one-row change on the wire"
+  let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+  defer { registry.closeAll() }
+  let (id, page) = await openGallery(registry, scenario: scenario)
+  var sent: [String] = []
+  _ = registry.attach(id, resync: false) { sent.append($0) }
+  sent.removeAll()
+  if let error = await registry.receive(id, ClientMessage.key(.arrowDown).json) {
+    invalid("\(scenario): the key was refused: \(error)")
+  }
+  guard sent.count == 1, let message = sent.first, message.contains("aria-selected") else {
+    invalid("\(scenario): expected one selection message, got \(sent)")
+  }
+  let pageBytes = webSocketFrameSize(payload: page.utf8.count)
+  let messageBytes = webSocketFrameSize(payload: message.utf8.count)
+  bench.record(
+    scenario, "the Gallery page sent again", baseline: true, samples: [Double(pageBytes)],
+    unit: "bytes", note: "\(page.utf8.count) B of HTML")
+  bench.record(
+    scenario, "Tether patches", samples: [Double(messageBytes)], unit: "bytes",
+    note: "\(message.utf8.count) B of JSON + \(messageBytes - message.utf8.count) B header; "
+      + String(format: "%.2f %% of the page", 100 * Double(messageBytes) / Double(pageBytes)))
+}
+
+/// W2: the heap an idle, connected session holds. Each repetition opens 200 Gallery sessions
+/// on a fresh registry, each attached to a socket that discards what it is sent, with its
+/// photos loaded; the figure is the heap growth divided by 200. Closing them all must give the
+/// heap back, or the run stops.
+@MainActor
+func runW2(_ bench: Bench, sessions count: Int = 200) async {
+  let scenario = "W2 heap per idle session, \(count)"
+  guard allocatedBytes() != nil else {
+    print("\(scenario): not measured (needs glibc mallinfo2)")
+    return
+  }
+  var samples: [Double] = []
+  var leftovers: [Int] = []
+  // One more round than measured, first: the first use of catalogs, formatters and the
+  // runtime's caches grows the heap once (about 180 KB here), and is no session's cost.
+  for round in 0...bench.repetitions {
+    let before = allocatedBytes() ?? 0
+    do {
+      let registry = WebSessionRegistry(
+        services: .bundled(thumbnailDelay: .zero), capacity: count)
+      for _ in 0..<count {
+        let (id, _) = await openGallery(registry, scenario: scenario)
+        guard registry.attach(id, resync: false, send: { _ in }) != nil else {
+          invalid("\(scenario): a session could not be attached")
+        }
+      }
+      let open = allocatedBytes() ?? 0
+      guard registry.count == count else {
+        invalid("\(scenario): \(registry.count) of \(count) sessions open")
+      }
+      if round > 0 { samples.append(Double(open - before) / Double(count)) }
+      registry.closeAll()
+    }
+    for _ in 0..<100 { await Task.yield() }
+    if round > 0 { leftovers.append((allocatedBytes() ?? 0) - before) }
+  }
+  // Everything a session held must be freed when it closes: at most 256 bytes a session may
+  // stay behind (allocator bookkeeping), or the run stops.
+  let worst = leftovers.max() ?? 0
+  guard worst <= 256 * count else {
+    invalid("\(scenario): \(worst) bytes stayed allocated after every session closed")
+  }
+  bench.record(
+    scenario, "Tether WebSession (Gallery, connected)", samples: samples, unit: "bytes",
+    note: "after closing all: \(worst / 1024) KiB left at most")
+}
+
+/// W3: the client runtime a browser downloads, gzip-compressed (`gzip -9`, as a server would
+/// send it).
+@MainActor
+func runW3(_ bench: Bench) {
+  let scenario = "W3 client runtime, gzipped"
+  let script = Array(WebAssets.script.utf8)
+  let compressed: Int
+  do {
+    compressed = try gzipSize(of: script)
+  } catch {
+    invalid("\(scenario): \(error)")
+  }
+  bench.record(
+    scenario, "TetherWeb script", samples: [Double(compressed)], unit: "bytes",
+    note: "\(script.count) B before compression")
+}
+
+/// The bytes a server-to-client WebSocket text frame of `payload` bytes takes (unmasked).
+func webSocketFrameSize(payload: Int) -> Int {
+  payload + (payload <= 125 ? 2 : payload <= 65_535 ? 4 : 10)
+}
+
+/// A new Gallery session's id and page, once its first page of photos is in the page.
+@MainActor
+private func openGallery(
+  _ registry: WebSessionRegistry, scenario: String
+) async -> (String, String) {
+  guard case .page(_, let id) = await registry.page(for: "/gallery"),
+    let session = registry.session(id)
+  else {
+    invalid("\(scenario): no Gallery page")
+  }
+  for _ in 0..<10_000 {
+    let page = session.document(script: "/tether.js", style: "/tether.css")
+    if page.contains("20 photos") { return (id, page) }
+    await Task.yield()
+  }
+  invalid("\(scenario): the Gallery never showed its photos")
+}
+
+struct GzipError: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// The size of `bytes` compressed by the system's `gzip -9 -n`.
+private func gzipSize(of bytes: [UInt8]) throws -> Int {
+  let candidates = ["/usr/bin/gzip", "/bin/gzip", "/usr/local/bin/gzip"]
+  guard let gzip = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+  else {
+    throw GzipError(description: "no gzip in \(candidates) (apt-get install gzip)")
+  }
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: gzip)
+  process.arguments = ["-9", "-n", "-c"]
+  let input = Pipe()
+  let output = Pipe()
+  process.standardInput = input
+  process.standardOutput = output
+  try process.run()
+  input.fileHandleForWriting.write(Data(bytes))
+  try input.fileHandleForWriting.close()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0, !data.isEmpty else {
+    throw GzipError(description: "gzip exited with \(process.terminationStatus)")
+  }
+  return data.count
+}
