@@ -291,7 +291,12 @@ extension EndToEnd {
         let peak = residentKilobytes(pid)
         let heapPeak = try await stats(showcase).heap
         #expect(try await sessionCount(showcase) >= 200)
-        try await Task.sleep(for: .seconds(10))  // the 8 s grace, then every idle session closes
+        // The 8 s grace, then every idle session closes: polled, not slept through, so the test
+        // waits exactly as long as the server takes, and fails if it never gets there.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await sessionCount(showcase) > 1, ContinuousClock.now < deadline {
+          try await Task.sleep(for: .milliseconds(100))
+        }
         #expect(try await sessionCount(showcase) == 1, "only the connected tab's session is left")
         let after = residentKilobytes(pid)
         let heapAfter = try await stats(showcase).heap
