@@ -59,9 +59,11 @@ public enum ClientMessage: Equatable, Sendable {
   /// `ClientMessage(decoding: message.json)` is `message`.
   public var json: String {
     switch self {
-    case .click(let id): "{\"type\":\"click\",\"id\":\(quote(id))}"
-    case .key(let key): "{\"type\":\"key\",\"key\":\(quote(key.rawValue))}"
-    case .navigate(let path): "{\"type\":\"navigate\",\"path\":\(quote(path))}"
+    case .click(let id): "{\"type\":\"click\",\"id\":\(quote(id, escapingLessThan: false))}"
+    case .key(let key):
+      "{\"type\":\"key\",\"key\":\(quote(key.rawValue, escapingLessThan: false))}"
+    case .navigate(let path):
+      "{\"type\":\"navigate\",\"path\":\(quote(path, escapingLessThan: false))}"
     case .dismissAlert: "{\"type\":\"dismiss\"}"
     }
   }
@@ -128,7 +130,11 @@ public struct ServerMessage: Equatable, Sendable {
 }
 
 /// `text` as a JSON string literal.
-func quote(_ text: String) -> String {
+/// `text` as a JSON string. `escapingLessThan` (the default) writes `<` as `\u003c`, so a
+/// server message embedded in a page can never close its `<script>`; a page's own message
+/// (``ClientMessage/json``) keeps `<` as it is, so re-encoding it never makes it longer than
+/// what the page sent (a click id of 4,000 `<` once re-encoded past the size limit).
+func quote(_ text: String, escapingLessThan: Bool = true) -> String {
   var output = "\""
   for scalar in text.unicodeScalars {
     switch scalar {
@@ -137,7 +143,7 @@ func quote(_ text: String) -> String {
     case "\n": output += "\\n"
     case "\r": output += "\\r"
     case "\t": output += "\\t"
-    case "<": output += "\\u003c"  // never `</script>` in a page
+    case "<" where escapingLessThan: output += "\\u003c"  // never `</script>` in a page
     default:
       if scalar.value < 0x20 {
         output +=
