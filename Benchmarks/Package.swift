@@ -20,6 +20,8 @@ let package = Package(
     .package(name: "Tether", path: ".."),
     .package(name: "TetherExamples", path: "../Examples"),
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .executableTarget(
@@ -30,6 +32,10 @@ let package = Package(
         .product(name: "Gallery", package: "TetherExamples"),
         .product(name: "ShowcaseFlows", package: "TetherExamples"),
         .product(name: "ShowcaseWeb", package: "TetherExamples"),
+        .product(name: "ShowcaseWebServer", package: "TetherExamples"),
+        .product(name: "ShowcaseBrowser", package: "TetherExamples"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ExampleSupport", package: "TetherExamples"),
         "BenchmarkAllocator",
         .product(name: "OpenCombine", package: "OpenCombine"),

@@ -34,6 +34,8 @@ let package = Package(
     .library(name: "Entry", targets: ["Entry"]),
     .library(name: "ShowcaseFlows", targets: ["ShowcaseFlows"]),
     .library(name: "ShowcaseWeb", targets: ["ShowcaseWeb"]),
+    .library(name: "ShowcaseWebServer", targets: ["ShowcaseWebServer"]),
+    .library(name: "ShowcaseBrowser", targets: ["ShowcaseBrowser"]),
     .executable(name: "showcase", targets: ["showcase"]),
     .executable(name: "showcase-api", targets: ["showcase-api"]),
     .library(name: "FuzzProperties", targets: ["FuzzProperties"]),
@@ -144,6 +146,12 @@ let package = Package(
       path: "ShowcaseWebServer",
       swiftSettings: swiftSettings
     ),
+    // A WebDriver client for headless Chromium: the browser tests and tether-bench's latency.
+    .target(
+      name: "ShowcaseBrowser",
+      path: "ShowcaseBrowser",
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "showcase",
       dependencies: [
@@ -251,7 +259,8 @@ let package = Package(
     .testTarget(
       name: "ShowcaseTests",
       dependencies: [
-        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseTestSupport", "Gallery", "Courses", "Profile",
+        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseTestSupport", "ShowcaseBrowser", "Gallery",
+        "Courses", "Profile",
         "Articles", "Entry",
         "ExampleSupport",
         .product(name: "TetherFlow", package: "Tether"),

@@ -1,6 +1,10 @@
 import Foundation
+import Hummingbird
+import Logging
+import ShowcaseBrowser
 import ShowcaseFlows
 import ShowcaseWeb
+import ShowcaseWebServer
 import TetherWeb
 
 /// W1: what one gesture costs on the wire. A Gallery session at `/gallery` with its 20 photos
@@ -95,6 +99,78 @@ func runW3(_ bench: Bench) {
   bench.record(
     scenario, "TetherWeb script", samples: [Double(compressed)], unit: "bytes",
     note: "\(script.count) B before compression")
+}
+
+/// W4: input to DOM updated, in headless Chromium. The showcase's web server runs in this
+/// process on a free loopback port; the browser opens the Gallery and presses ArrowDown and
+/// ArrowUp in turn, `count` times, 5 ms apart, timing each from the key event to the patches
+/// applied (the client's `tether:applied` event), with `performance.now()` in the page.
+@MainActor
+func runW4(_ bench: Bench, keys count: Int) async {
+  let scenario = "W4 input to DOM, Chromium"
+  guard browserIsInstalled else {
+    // A figure that cannot be measured is said so, and in CI it fails the run.
+    if ProcessInfo.processInfo.environment["CI"] != nil {
+      invalid("\(scenario): needs chromium and chromedriver (.ci/run installs them)")
+    }
+    print("\(scenario): not measured (needs chromium and chromedriver)")
+    return
+  }
+  var logger = Logger(label: "tether-bench-web")
+  logger.logLevel = .error
+  let registry = WebSessionRegistry(services: .bundled())
+  let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+  let application = ShowcaseWebServer.makeApplication(
+    host: "127.0.0.1", port: 0, registry: registry, logger: logger,
+    onRunning: { port in portSink.yield(port) })
+  let server = Task { try await application.runService(gracefulShutdownSignals: []) }
+  defer {
+    server.cancel()
+    registry.closeAll()
+  }
+  var iterator = ports.makeAsyncIterator()
+  guard let port = await iterator.next() else { invalid("\(scenario): the server did not start") }
+  let times: [Double]
+  do {
+    let browser = try await Browser()
+    do {
+      try await browser.open("http://127.0.0.1:\(port)/gallery")
+      try await browser.waitUntil("the Gallery's rows") {
+        try await browser.count("#screen .row") == 20
+      }
+      let samples = try await browser.runAsync(
+        """
+        const done = arguments[arguments.length - 1];
+        const times = [];
+        const step = (i) => {
+          if (i === \(count)) { done(times); return; }
+          const start = performance.now();
+          document.addEventListener("tether:applied", () => {
+            times.push(performance.now() - start);
+            setTimeout(() => step(i + 1), 5);
+          }, { once: true });
+          document.dispatchEvent(new KeyboardEvent("keydown",
+            { key: i % 2 === 0 ? "ArrowDown" : "ArrowUp", bubbles: true }));
+        };
+        step(0);
+        """)
+      times = ((samples as? [Any]) ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
+      await browser.quit()
+    } catch {
+      await browser.quit()
+      throw error
+    }
+  } catch {
+    invalid("\(scenario): \(error)")
+  }
+  guard times.count == count else {
+    invalid("\(scenario): \(times.count) of \(count) keys were applied")
+  }
+  let sorted = times.sorted()
+  let p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+  bench.record(
+    scenario, "Tether (server, socket, patches)", samples: times, unit: "ms",
+    note: String(format: "p99 %.2f ms, %d keys", p99, count))
 }
 
 /// The bytes a server-to-client WebSocket text frame of `payload` bytes takes (unmasked).

@@ -36,7 +36,7 @@ while let argument = arguments.popFirst() {
       """
       usage: tether-bench [--json PATH] [--filter S1,S2,...] [--quick] [--iterations N]
         --json PATH    also write the results as JSON to PATH
-        --filter LIST  run only these scenarios (S1 to S10, W1 to W3)
+        --filter LIST  run only these scenarios (S1 to S10, W1 to W4)
         --quick        3 repetitions of 50 ms instead of 5 of 200 ms (smoke test, not figures)
         --iterations N exactly N operations per repetition, no calibration: fixed work for
                        `valgrind --tool=callgrind` instruction counts
@@ -87,6 +87,7 @@ if wants("S10") { await runS10(bench) }
 if wants("W1") { await runW1(bench) }
 if wants("W2") { await runW2(bench) }
 if wants("W3") { runW3(bench) }
+if wants("W4") { await runW4(bench, keys: quick ? 40 : 200) }
 print("\nchecksum \(bench.checksum)")
 if let jsonPath {
   do {

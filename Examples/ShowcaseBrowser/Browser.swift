@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -11,16 +10,20 @@ import Testing
 #endif
 
 /// Whether Chromium and its WebDriver are installed (`.ci/run` installs them).
-let browserIsInstalled =
+public let browserIsInstalled =
   FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
   && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
 
-struct WebDriverError: Error, CustomStringConvertible {
-  var description: String
+/// What went wrong talking to chromedriver or the browser.
+public struct WebDriverError: Error, CustomStringConvertible {
+  public var description: String
+
+  public init(description: String) { self.description = description }
 }
 
 /// A minimal W3C WebDriver client for headless Chromium: one browser session per instance.
-final class Browser: @unchecked Sendable {
+/// The browser end-to-end tests and `tether-bench`'s latency figure both drive it.
+public final class Browser: @unchecked Sendable {
   // @unchecked: every property is set in `init` and never changed; the chromedriver process
   // is only terminated in `quit()`.
   private let driver: Process
@@ -28,7 +31,7 @@ final class Browser: @unchecked Sendable {
   private let session: String
 
   /// Starts chromedriver on a free port and a headless Chromium session in it.
-  init(width: Int = 390, height: Int = 844) async throws {
+  public init(width: Int = 390, height: Int = 844) async throws {
     let port = Int.random(in: 20_000..<40_000)
     driver = Process()
     driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
@@ -78,39 +81,45 @@ final class Browser: @unchecked Sendable {
     session = id
   }
 
-  func quit() async {
+  /// Ends the browser session and chromedriver.
+  public func quit() async {
     _ = try? await Self.request(base, "DELETE", "/session/\(session)", nil)
     kill(driver.processIdentifier, SIGKILL)  // chromedriver does not always stop on SIGTERM
   }
 
-  func open(_ url: String) async throws {
+  /// Loads `url` in the browser.
+  public func open(_ url: String) async throws {
     _ = try await command("POST", "url", ["url": url])
   }
 
-  func back() async throws { _ = try await command("POST", "back", [:]) }
+  /// The browser's Back button.
+  public func back() async throws { _ = try await command("POST", "back", [:]) }
 
   /// Runs `script` in the page and returns its result.
   @discardableResult
-  func run(_ script: String, _ arguments: [Any] = []) async throws -> Any {
+  public func run(_ script: String, _ arguments: [Any] = []) async throws -> Any {
     try await command("POST", "execute/sync", ["script": script, "args": arguments])
   }
 
   /// Runs `script` (which calls `arguments[arguments.length - 1]` with its result) and waits.
-  func runAsync(_ script: String) async throws -> Any {
+  public func runAsync(_ script: String) async throws -> Any {
     try await command("POST", "execute/async", ["script": script, "args": []])
   }
 
-  func text(_ selector: String) async throws -> String {
+  /// The rendered text of the first element matching `selector`, or "" if there is none.
+  public func text(_ selector: String) async throws -> String {
     let value = try await run(
       "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;", [selector])
     return value as? String ?? ""
   }
 
-  func count(_ selector: String) async throws -> Int {
+  /// How many elements match `selector`.
+  public func count(_ selector: String) async throws -> Int {
     try await run("return document.querySelectorAll(arguments[0]).length;", [selector]) as? Int ?? 0
   }
 
-  func click(_ selector: String) async throws {
+  /// Clicks the first element matching `selector`, as a person would.
+  public func click(_ selector: String) async throws {
     let element = try await command(
       "POST", "element", ["using": "css selector", "value": selector])
     guard let id = (element as? [String: Any])?.values.first as? String else {
@@ -120,7 +129,7 @@ final class Browser: @unchecked Sendable {
   }
 
   /// Presses keys: WebDriver codes such as `\u{E015}` (↓), `\u{E007}` (Enter), `\u{E00C}` (Esc).
-  func press(_ keys: String) async throws {
+  public func press(_ keys: String) async throws {
     var actions: [[String: Any]] = []
     for key in keys.unicodeScalars.map(String.init) {
       actions.append(["type": "keyDown", "value": key])
@@ -130,7 +139,8 @@ final class Browser: @unchecked Sendable {
       "POST", "actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
   }
 
-  func screenshot(to path: String) async throws {
+  /// Saves what the browser shows as a PNG at `path`.
+  public func screenshot(to path: String) async throws {
     let value = try await command("GET", "screenshot", nil)
     guard let base64 = value as? String, let data = Data(base64Encoded: base64) else {
       throw WebDriverError(description: "no screenshot")
@@ -139,8 +149,10 @@ final class Browser: @unchecked Sendable {
   }
 
   /// Waits until `condition` holds, polling every 50 ms, for at most `seconds`.
-  func waitUntil(
-    _ what: String, seconds: Double = 10, _ condition: () async throws -> Bool
+  /// It runs on the caller's actor (`isolation`), so `condition` may use that actor's state.
+  public func waitUntil(
+    _ what: String, seconds: Double = 10, isolation: isolated (any Actor)? = #isolation,
+    _ condition: () async throws -> Bool
   ) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
@@ -230,48 +242,5 @@ final class Browser: @unchecked Sendable {
     }
     guard let start = bodyStart else { throw WebDriverError(description: "no HTTP answer") }
     return response[start...]
-  }
-}
-
-/// The `showcase` binary beside the test bundle, running with `--web --port 0`.
-final class WebShowcase: @unchecked Sendable {
-  // @unchecked: set once in `init`; `stop()` only signals the process.
-  let process = Process()
-  let url: String
-
-  init(arguments: [String] = []) async throws {
-    guard let binary = showcaseBinary else {
-      throw WebDriverError(description: "build the app first: swift build --product showcase")
-    }
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["--web", "--port", "0"] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    var line = ""
-    let deadline = Date().addingTimeInterval(20)
-    while !line.contains("\n"), Date() < deadline {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line += String(decoding: chunk, as: UTF8.self)
-    }
-    guard let range = line.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)
-    else {
-      process.terminate()
-      throw WebDriverError(description: "showcase --web printed no URL: \(line)")
-    }
-    url = String(line[range])
-  }
-
-  /// Sends SIGTERM and waits for the exit; returns the status, or `nil` if it took over 5 s.
-  func stop() async -> Int32? {
-    process.terminate()
-    for _ in 0..<100 {
-      if !process.isRunning { return process.terminationStatus }
-      try? await Task.sleep(for: .milliseconds(50))
-    }
-    return nil
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import ShowcaseBrowser
 import Testing
 
 #if canImport(FoundationNetworking)
