@@ -16,8 +16,10 @@ public let browserIsInstalled =
 
 /// What went wrong talking to chromedriver or the browser.
 public struct WebDriverError: Error, CustomStringConvertible {
+  /// What went wrong, for the failure message.
   public var description: String
 
+  /// An error saying `description`.
   public init(description: String) { self.description = description }
 }
 
