@@ -141,6 +141,34 @@ public final class Browser: @unchecked Sendable {
       "POST", "actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
   }
 
+  /// Input-to-DOM latencies in milliseconds, measured in the page: presses ArrowDown and
+  /// ArrowUp in turn, `count` times, 5 ms apart, timing each with `performance.now()` from the
+  /// key event to the client's `tether:applied` event (its patches applied). Throws if any key
+  /// was not applied.
+  public func keyLatencies(count: Int) async throws -> [Double] {
+    let samples = try await runAsync(
+      """
+      const done = arguments[arguments.length - 1];
+      const times = [];
+      const step = (i) => {
+        if (i === \(count)) { done(times); return; }
+        const start = performance.now();
+        document.addEventListener("tether:applied", () => {
+          times.push(performance.now() - start);
+          setTimeout(() => step(i + 1), 5);
+        }, { once: true });
+        document.dispatchEvent(new KeyboardEvent("keydown",
+          { key: i % 2 === 0 ? "ArrowDown" : "ArrowUp", bubbles: true }));
+      };
+      step(0);
+      """)
+    let times = ((samples as? [Any]) ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
+    guard times.count == count else {
+      throw WebDriverError(description: "\(times.count) of \(count) keys were applied")
+    }
+    return times
+  }
+
   /// Saves what the browser shows as a PNG at `path`.
   public func screenshot(to path: String) async throws {
     let value = try await command("GET", "screenshot", nil)

@@ -257,25 +257,7 @@ extension EndToEnd {
       do {
         try await browser.open(showcase.url + "/gallery")
         try await browser.waitUntil("rows") { try await browser.count(Self.rows) == 20 }
-        let samples = try await browser.runAsync(
-          """
-          const done = arguments[arguments.length - 1];
-          const times = [];
-          const step = (i) => {
-            if (i === 200) { done(times); return; }
-            const start = performance.now();
-            document.addEventListener("tether:applied", () => {
-              times.push(performance.now() - start);
-              setTimeout(() => step(i + 1), 5);
-            }, { once: true });
-            document.dispatchEvent(new KeyboardEvent("keydown",
-              { key: i % 2 === 0 ? "ArrowDown" : "ArrowUp", bubbles: true }));
-          };
-          step(0);
-          """)
-        let times = ((samples as? [Any]) ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
-          .sorted()
-        #expect(times.count == 200)
+        let times = try await browser.keyLatencies(count: 200).sorted()
         let median = times.isEmpty ? 0 : times[times.count / 2]
         let p99 = times.isEmpty ? 0 : times[min(times.count - 1, times.count * 99 / 100)]
         print(
