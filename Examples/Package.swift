@@ -40,6 +40,7 @@ let package = Package(
     .executable(name: "showcase-api", targets: ["showcase-api"]),
     .library(name: "FuzzProperties", targets: ["FuzzProperties"]),
     .executable(name: "showcase-load", targets: ["showcase-load"]),
+    .executable(name: "showcase-cluster", targets: ["showcase-cluster"]),
   ],
   dependencies: [
     .package(name: "Tether", path: ".."),
@@ -142,6 +143,7 @@ let package = Package(
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       path: "ShowcaseWebServer",
       swiftSettings: swiftSettings
@@ -158,6 +160,7 @@ let package = Package(
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherTerminal", package: "Tether"),
         "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWeb", "ShowcaseWebServer",
+        .product(name: "TetherWeb", package: "Tether"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -185,6 +188,18 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "ShowcaseAPI",
+      swiftSettings: swiftSettings
+    ),
+
+    // The web showcase on several nodes behind HAProxy: `swift run showcase-cluster`.
+    .executableTarget(
+      name: "showcase-cluster",
+      dependencies: [
+        "ShowcaseWebServer", "ShowcaseFlows",
+        .product(name: "TetherWeb", package: "Tether"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "ShowcaseCluster",
       swiftSettings: swiftSettings
     ),
 

@@ -10,6 +10,7 @@ import ShowcaseWeb
 import ShowcaseWebServer
 import TetherFlow
 import TetherTerminal
+import TetherWeb
 
 #if canImport(Glibc)
   import Glibc
@@ -44,6 +45,13 @@ struct ShowcaseCommand: AsyncParsableCommand {
   @Option(help: "With --web: seconds a session outlives its page's socket.")
   var sessionGrace = 30.0
 
+  @Option(
+    help: """
+      With --web: the key (16 bytes or more) every node of a cluster shares, to sign resume \
+      tokens; any node then resumes any session. Also read from $TETHER_RESUME_KEY.
+      """)
+  var resumeKey: String?
+
   @Option(help: "Use this server's data instead of the embedded data, e.g. http://127.0.0.1:8080.")
   var api: String?
 
@@ -70,6 +78,12 @@ struct ShowcaseCommand: AsyncParsableCommand {
     }
     guard sessionGrace >= 0, sessionGrace <= 86_400 else {
       throw ValidationError("--session-grace needs seconds from 0 to 86400, not \(sessionGrace).")
+    }
+    let key = resumeKey ?? ProcessInfo.processInfo.environment[ShowcaseWebServer.resumeKeyVariable]
+    if let key, key.utf8.count < WebResumeSigner.minimumKeyLength {
+      throw ValidationError(
+        "the resume key needs \(WebResumeSigner.minimumKeyLength) bytes or more, not \(key.utf8.count)."
+      )
     }
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port needs a number from 0 to 65535, not \(port).")
@@ -135,43 +149,14 @@ struct ShowcaseCommand: AsyncParsableCommand {
   /// Serves the showcase to browsers until SIGTERM or SIGINT; exits 0.
   @MainActor
   private func serveWeb(services: ShowcaseServices) async throws {
-    var logger = Logger(label: "showcase-web")
-    logger.logLevel = .notice
-    let registry = WebSessionRegistry(
-      services: services, gracePeriod: .milliseconds(Int(sessionGrace * 1000)))
-    let host = self.host
-    let application = ShowcaseWebServer.makeApplication(
-      host: host, port: port, registry: registry, logger: logger,
-      onRunning: { port in
-        // Flushed at once: whoever started us may be reading a pipe for this line.
-        FileHandle.standardOutput.write(
-          Data("Serving the showcase at http://\(host):\(port)\n".utf8))
-      })
-    // Browsers may keep their sockets open: if the graceful stop has not finished 3 s after
-    // the signal, leave anyway. The process exits 0 either way.
-    let watchdogs = exitSoonAfterStopSignals()
-    let group = ServiceGroup(
-      services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-    try await group.run()
-    registry.closeAll()
-    withExtendedLifetime(watchdogs) {}
+    try await ShowcaseWebServer.serve(
+      services: services, host: host, port: port,
+      sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: resumeSigner)
   }
-}
 
-/// Watches SIGTERM and SIGINT (beside the service group's own graceful stop) and ends the
-/// process 3 s after one arrives. Not main-actor code: the handlers run on a global queue.
-private func exitSoonAfterStopSignals() -> [any DispatchSourceSignal] {
-  [SIGTERM, SIGINT].map { (signalNumber: Int32) -> any DispatchSourceSignal in
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-    source.setEventHandler {
-      DispatchQueue.global().asyncAfter(deadline: .now() + 3) { leaveNow(status: 0) }
-    }
-    source.resume()
-    return source
+  /// The signer for `--resume-key` or `$TETHER_RESUME_KEY`, if either is set.
+  private var resumeSigner: WebResumeSigner? {
+    let key = resumeKey ?? ProcessInfo.processInfo.environment[ShowcaseWebServer.resumeKeyVariable]
+    return key.flatMap { WebResumeSigner(key: $0) }
   }
-}
-
-/// Ends the process with `status` at once (the C library's `exit`).
-private func leaveNow(status: Int32) -> Never {
-  exit(status)
 }

@@ -27,6 +27,9 @@ public final class WebSessionRegistry {
   /// the wait for it. A test passes a `TestClock` and advances it instead of sleeping.
   private let startTimer: @Sendable (Duration) -> @Sendable () async -> Void
   private let services: ShowcaseServices
+  /// Signs each session's resume token and verifies the tokens pages present; `nil` when
+  /// this server resumes no session it does not hold.
+  public let resumeSigner: WebResumeSigner?
   private var sessions: [String: Entry] = [:]
 
   private struct Entry {
@@ -50,12 +53,15 @@ public final class WebSessionRegistry {
   ///   - services: The services each session's flows use.
   ///   - capacity: The most sessions open at once.
   ///   - gracePeriod: How long a session outlives its socket.
+  ///   - resumeSigner: The cluster's shared signer: with it, a page whose session lives on
+  ///     another server (or on one that died) resumes here.
   ///   - clock: The clock that times the grace period.
   public init<C: Clock<Duration>>(
     services: ShowcaseServices, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
-    clock: C = ContinuousClock()
+    resumeSigner: WebResumeSigner? = nil, clock: C = ContinuousClock()
   ) {
     self.services = services
+    self.resumeSigner = resumeSigner
     self.capacity = capacity
     self.gracePeriod = gracePeriod
     startTimer = { duration in
@@ -66,6 +72,9 @@ public final class WebSessionRegistry {
 
   /// How many sessions are open.
   public var count: Int { sessions.count }
+
+  /// How many sessions have a page connected.
+  public var connectedCount: Int { sessions.values.count { $0.session.isAttached } }
 
   /// How many view models that sessions have shown are still alive. With every session closed
   /// it is 0, or a view model leaked: the load test (`showcase-load`) checks exactly that.
@@ -85,14 +94,57 @@ public final class WebSessionRegistry {
   /// - Returns: The page or why there is none.
   public func page(for path: String) async -> PageResult {
     guard sessions.count < capacity else { return .full }
+    let id = Self.newID()
+    let session: WebSession
+    switch await makeSession(id: id, path: path) {
+    case .success(let made): session = made
+    case .failure(let error):
+      return .notFound(html: Self.notFoundPage(path: path, reason: error.description))
+    }
+    await session.settle()
+    scheduleExpiry(id)  // a page that never connects does not keep its session
+    let html = session.document(script: "/tether.js", style: "/tether.css")
+    return .page(html: html, sessionID: id)
+  }
+
+  /// Rebuilds session `id` from a page's resume token, unless this server already holds it:
+  /// the stack from the token's path through the main flow (as a deep link), then each
+  /// screen's selection and the alert. The caller then attaches the page's socket.
+  ///
+  /// - Parameters:
+  ///   - id: The session the page asks for.
+  ///   - token: The page's newest resume token.
+  /// - Returns: Why the token was refused, or `nil` once the session is here.
+  public func resume(_ id: String, token: String) async -> WebResumeError? {
+    if sessions[id] != nil { return nil }
+    guard let resumeSigner else { return .notEnabled }
+    let state: WebResumeState
+    do {
+      state = try resumeSigner.verify(token)
+    } catch {
+      return error
+    }
+    guard state.sessionID == id else { return .otherSession }
+    guard sessions.count < capacity else { return .full }
+    guard case .success(let session) = await makeSession(id: id, path: state.path) else {
+      return .unknownPath
+    }
+    session.restore(state)
+    await session.settle()
+    return nil
+  }
+
+  /// A new session showing `path`, registered under `id`; or why no screen shows `path`.
+  /// Two pages racing to resume one session both end up with the first one made.
+  private func makeSession(id: String, path: String) async -> Result<WebSession, NavigationError> {
     let stack = NavigationStack<ShowcaseDestination>()
     let main = MainFlowController(services: services)
     if let error = await main.open(ScreenPath(parsing: path), on: stack) {
-      return .notFound(html: Self.notFoundPage(path: path, reason: error.description))
+      return .failure(error)
     }
-    let id = Self.newID()
+    if let existing = sessions[id]?.session { return .success(existing) }
     let session = WebSession(
-      id: id, stack: stack, appTitle: "Tether showcase",
+      id: id, stack: stack, appTitle: "Tether showcase", resumeSigner: resumeSigner,
       open: { [weak main, weak stack] path in
         guard let main, let stack else { return }
         await main.open(path, on: stack)
@@ -102,10 +154,7 @@ public final class WebSessionRegistry {
       for screen in screens { self?.track(screen.destination.viewModel) }
     }
     sessions[id] = Entry(session: session, tracking: tracking)
-    await session.settle()
-    scheduleExpiry(id)  // a page that never connects does not keep its session
-    let html = session.document(script: "/tether.js", style: "/tether.css")
-    return .page(html: html, sessionID: id)
+    return .success(session)
   }
 
   /// The open session with `id`, if any.

@@ -16,7 +16,7 @@ public enum ShowcaseWebServer {
   public static let maximumMessageSize = 16 * 1024
 
   /// The router: `GET /tether.js`, `/tether.css`, `/images/photos/<id>.png`, `/health`,
-  /// `/stats` (`{"sessions": N, "liveViewModels": V, "heapBytes": B}`), the
+  /// `/stats` (`{"sessions": N, "connected": C, "liveViewModels": V, "heapBytes": B}`), the
   /// socket at `/ws`, and a page for every other path.
   public static func makeRouter(
     registry: WebSessionRegistry, logger: Logger
@@ -24,12 +24,15 @@ public enum ShowcaseWebServer {
     let router = Router(context: BasicWebSocketRequestContext.self)
     router.get("health") { _, _ in "ok" }
     router.get("stats") { _, _ -> Response in
-      let (sessions, viewModels) = await (registry.count, registry.liveViewModels)
+      let (sessions, connected, viewModels) = await (
+        registry.count, registry.connectedCount, registry.liveViewModels
+      )
       // Unlike the resident set, the heap in use falls when sessions are freed.
       let bytes = heap_statistics_bytes_in_use()
       let heap = bytes >= 0 ? String(bytes) : "null"
       let json =
-        #"{"sessions":\#(sessions),"liveViewModels":\#(viewModels),"heapBytes":\#(heap)}"#
+        #"{"sessions":\#(sessions),"connected":\#(connected),"liveViewModels":\#(viewModels),"#
+        + #""heapBytes":\#(heap)}"#
       return Response(
         status: .ok, headers: [.contentType: "application/json"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
@@ -57,7 +60,25 @@ public enum ShowcaseWebServer {
       onUpgrade: { inbound, outbound, context in
         let query = context.request.uri.queryParameters
         let id = query["session"].map(String.init) ?? ""
-        let resync = query["resync"] != nil
+        var resync = query["resync"] != nil
+        var messages = inbound.messages(maxSize: maximumMessageSize).makeAsyncIterator()
+        if await !registry.contains(id) {
+          // A session this server does not hold (it lives on another node, or on one that
+          // died): with a resume key, the page's first message may rebuild it here.
+          guard await registry.resumeSigner != nil,
+            case .text(let text)? = try? await messages.next(),
+            case .resume(let token)? = try? ClientMessage(decoding: text)
+          else {
+            try await outbound.close(.unknown(4404), reason: "no such session")
+            return
+          }
+          if let refusal = await registry.resume(id, token: token) {
+            logger.notice("session resume refused: \(refusal)")
+            try await outbound.close(.unknown(closeCode(for: refusal)), reason: refusal.description)
+            return
+          }
+          resync = true  // the page shows what another server last sent
+        }
         let (stream, continuation) = AsyncStream.makeStream(
           of: String.self, bufferingPolicy: .bufferingNewest(256))
         let connection = await registry.attach(id, resync: resync) { continuation.yield($0) }
@@ -70,7 +91,7 @@ public enum ShowcaseWebServer {
             for await text in stream { try await outbound.write(.text(text)) }
           }
           do {
-            for try await message in inbound.messages(maxSize: maximumMessageSize) {
+            while let message = try await messages.next() {
               guard case .text(let text) = message else {
                 logger.notice("session refused a binary message")
                 continue
@@ -119,6 +140,17 @@ public enum ShowcaseWebServer {
       configuration: .init(address: .hostname(host, port: port), serverName: "showcase-web"),
       onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
       logger: logger)
+  }
+
+  /// The close code for a refused resume: 4403 for a token that is not good (forged, altered,
+  /// expired, another session's: the page loads its URL anew), 4404 when this server cannot
+  /// resume at all or the path is gone, 4503 when it is full (the page retries).
+  public static func closeCode(for refusal: WebResumeError) -> UInt16 {
+    switch refusal {
+    case .malformed, .badSignature, .expired, .otherSession: 4403
+    case .notEnabled, .unknownPath: 4404
+    case .full: 4503
+    }
   }
 
   /// Whether the request's `Origin` is the host it was sent to.

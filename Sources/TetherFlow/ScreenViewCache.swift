@@ -7,6 +7,7 @@ import Tether
 public final class ScreenViewCache<View> {
   private var views: [ObjectIdentifier: View] = [:]
   private var token: ObservationToken?
+  private var order: [ObjectIdentifier] = []
   private let top: () -> ObjectIdentifier?
 
   /// Starts following `stack`.
@@ -31,6 +32,9 @@ public final class ScreenViewCache<View> {
     top().flatMap { views[$0] }
   }
 
+  /// Every screen's view, bottom to top.
+  public var orderedViews: [View] { order.compactMap { views[$0] } }
+
   /// How many views are kept (one per screen on the stack).
   public var count: Int { views.count }
 
@@ -38,13 +42,15 @@ public final class ScreenViewCache<View> {
   public func removeAll() {
     token = nil
     views = [:]
+    order = []
   }
 
   private func sync<Destination>(
     _ screens: [Screen<Destination>], make: (Screen<Destination>) -> View,
     appeared: (View) -> Void
   ) {
-    let shown = Set(screens.map { ObjectIdentifier($0) })
+    order = screens.map { ObjectIdentifier($0) }
+    let shown = Set(order)
     views = views.filter { shown.contains($0.key) }
     for screen in screens where views[ObjectIdentifier(screen)] == nil {
       let view = make(screen)

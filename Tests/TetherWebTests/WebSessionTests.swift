@@ -58,10 +58,10 @@ final class FruitApp {
     }
   }
 
-  func session(id: String = "s") -> WebSession {
+  func session(id: String = "s", signer: WebResumeSigner? = nil) -> WebSession {
     let list = self.list
     return WebSession(
-      id: id, stack: stack, appTitle: "Fruit app",
+      id: id, stack: stack, appTitle: "Fruit app", resumeSigner: signer,
       open: { [weak self] path in self?.open(path) },
       makeView: { screen in
         switch screen.destination {

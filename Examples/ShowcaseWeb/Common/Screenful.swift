@@ -17,6 +17,10 @@ final class Screenful: WebView {
 
   func handle(key: WebKey) -> Bool { content.handle(key: key) }
 
+  var restorationKey: String? { content.restorationKey }
+
+  func restore(_ key: String) { content.restore(key) }
+
   func didAppear() {
     content.didAppear()
     onAppear()

@@ -129,6 +129,68 @@ import TetherTesting
     registry.closeAll()
   }
 
+  @Test func anyServerWithTheKeyResumesASessionItNeverHeld() async throws {
+    let signer = try #require(WebResumeSigner(key: "the cluster's shared key"))
+    let first = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
+    guard case .page(let html, let id) = await first.page(for: "/gallery") else {
+      Issue.record("no Gallery page")
+      return
+    }
+    #expect(html.contains("data-resume="))
+    var sent: [String] = []
+    _ = first.attach(id, resync: false) { sent.append($0) }
+    for _ in 0..<3 { _ = await first.receive(id, #"{"type":"key","key":"ArrowDown"}"#) }
+    let last = try #require(sent.last)
+    let decoded = try JSONSerialization.jsonObject(with: Data(last.utf8))
+    let object = try #require(decoded as? [String: Any])
+    let token = try #require(object["r"] as? String)
+
+    // The node that held it died; another one, sharing the key, rebuilds it from the token.
+    first.closeAll()
+    let second = WebSessionRegistry(
+      services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
+    #expect(await second.resume(id, token: token) == nil)
+    let session = try #require(second.session(id))
+    #expect(session.path == "/gallery")
+    let signed = try signer.verify(token)
+    #expect(session.resumeState.selections == signed.selections)
+    var resent: [String] = []
+    _ = second.attach(id, resync: true) { resent.append($0) }
+    let page = try #require(resent.first)
+    let redrawn = try #require(
+      try JSONSerialization.jsonObject(with: Data(page.utf8)) as? [String: Any])
+    // The whole app again, with the fourth photo selected (and focused), as on the first node.
+    let photos = BundledPhotoService.page(1).photos
+    #expect(redrawn["focus"] as? String == "s2.2.r\(photos[3].id)")
+    #expect(
+      page.contains(
+        "r\(photos[3].id)\\\" type=\\\"button\\\" class=\\\"row\\\" role=\\\"option\\\" aria-selected"
+      ))
+    // Presenting it again changes nothing: the session is here now.
+    #expect(await second.resume(id, token: token) == nil)
+    #expect(second.count == 1)
+    second.closeAll()
+  }
+
+  @Test func aTokenThatIsNotGoodResumesNothing() async throws {
+    let signer = try #require(WebResumeSigner(key: "the cluster's shared key"))
+    let stranger = try #require(WebResumeSigner(key: "somebody else's key!"))
+    let registry = WebSessionRegistry(
+      services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
+    let state = WebResumeState(sessionID: "aaaa", path: "/courses")
+    #expect(await registry.resume("aaaa", token: stranger.sign(state)) == .badSignature)
+    #expect(await registry.resume("bbbb", token: signer.sign(state)) == .otherSession)
+    #expect(await registry.resume("aaaa", token: "not a token") == .malformed)
+    let nowhere = WebResumeState(sessionID: "cccc", path: "/nowhere")
+    #expect(await registry.resume("cccc", token: signer.sign(nowhere)) == .unknownPath)
+    #expect(registry.count == 0, "a refused token leaves no session behind")
+    let without = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+    #expect(await without.resume("aaaa", token: signer.sign(state)) == .notEnabled)
+    #expect(ShowcaseWebServer.closeCode(for: .badSignature) == 4403)
+    #expect(ShowcaseWebServer.closeCode(for: .notEnabled) == 4404)
+    #expect(ShowcaseWebServer.closeCode(for: .full) == 4503)
+  }
+
   /// Lets every task the registry started run as far as it can, so a `#expect` that something
   /// has *not* happened is not vacuous.
   private func settleTasks() async {

@@ -5,6 +5,10 @@ public enum WebAssets {
     "use strict";
     (() => {
       const session = document.currentScript.dataset.session;
+      // The newest signed resume token: any server of a cluster rebuilds the session from it.
+      let resume = document.currentScript.dataset.resume || null;
+      // Gestures made while the socket is down, sent once it is back.
+      let queued = [];
       const keys = ["ArrowUp", "ArrowDown", "Enter", "Escape", "Home", "End"];
       let socket = null;
       let retries = 0;
@@ -17,22 +21,31 @@ public enum WebAssets {
         const scheme = location.protocol === "https:" ? "wss" : "ws";
         const query = "session=" + encodeURIComponent(session) + (resync ? "&resync=1" : "");
         socket = new WebSocket(scheme + "://" + location.host + "/ws?" + query);
-        socket.onopen = () => { retries = 0; };
+        socket.onopen = () => {
+          retries = 0;
+          if (resume) socket.send(JSON.stringify({ type: "resume", token: resume }));
+          for (const message of queued) socket.send(JSON.stringify(message));
+          queued = [];
+        };
         socket.onmessage = (event) => apply(JSON.parse(event.data));
         socket.onclose = (event) => {
           if (leaving) return;
-          // 4404: the session is gone (expired, or the server restarted): load this URL anew.
-          if (event.code === 4404) { location.reload(); return; }
+          // 4404: the session is gone (expired, or the server restarted); 4403: its resume token
+          // was refused. Either way, load this URL anew.
+          if (event.code === 4404 || event.code === 4403) { location.reload(); return; }
           setTimeout(() => connect(true), Math.min(2000, 100 * 2 ** retries++));
         };
       }
 
       function send(message) {
         if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+        else if (queued.length < 20) queued.push(message);
       }
 
       function apply(message) {
         const typing = isTyping(document.activeElement) ? document.activeElement : null;
+        const scrollY = window.scrollY;
+        if (message.r) resume = message.r;
         for (const patch of message.p) {
           const element = document.getElementById(patch[1]);
           if (!element) continue;
@@ -52,6 +65,10 @@ public enum WebAssets {
           history.pushState(null, "", message.path);
         }
         if (message.title) document.title = message.title;
+        // A reconnect redraws the whole app: the page stays where the reader had scrolled it.
+        if (message.p.some((patch) => patch[0] === "r" && patch[1] === "app")) {
+          window.scrollTo(0, scrollY);
+        }
         // Focus follows the selection unless the message names another element.
         let focus = message.focus;
         for (const patch of message.p) {

@@ -10,6 +10,9 @@ public enum ClientMessage: Equatable, Sendable {
   case navigate(path: String)
   /// The alert was dismissed (OK or Escape).
   case dismissAlert
+  /// The page's newest resume token, sent first on every connection: a server that does not
+  /// hold the session rebuilds it from the token (``WebResumeSigner``); one that does ignores it.
+  case resume(token: String)
 
   /// The largest message a page sends, in bytes; anything larger is refused.
   public static let maximumSize = 4096
@@ -27,6 +30,7 @@ public enum ClientMessage: Equatable, Sendable {
       var id: String?
       var key: String?
       var path: String?
+      var token: String?
     }
     let wire: Wire
     do {
@@ -50,6 +54,11 @@ public enum ClientMessage: Equatable, Sendable {
       self = .navigate(path: path)
     case "dismiss":
       self = .dismissAlert
+    case "resume":
+      guard let token = wire.token, !token.isEmpty else {
+        throw .malformed("resume needs a token")
+      }
+      self = .resume(token: token)
     default:
       throw .unknownType(String(wire.type.prefix(40)))
     }
@@ -65,6 +74,8 @@ public enum ClientMessage: Equatable, Sendable {
     case .navigate(let path):
       "{\"type\":\"navigate\",\"path\":\(quote(path, escapingLessThan: false))}"
     case .dismissAlert: "{\"type\":\"dismiss\"}"
+    case .resume(let token):
+      "{\"type\":\"resume\",\"token\":\(quote(token, escapingLessThan: false))}"
     }
   }
 }
@@ -104,6 +115,27 @@ public struct ServerMessage: Equatable, Sendable {
   public var title: String?
   /// The element to focus, if any.
   public var focus: String?
+  /// A new resume token, when the state it carries changed (``WebResumeSigner``).
+  public var resume: String?
+
+  /// Creates a message.
+  ///
+  /// - Parameters:
+  ///   - patches: The patches, in order.
+  ///   - path: The stack's path, when it changed.
+  ///   - title: The page title, when it changed.
+  ///   - focus: The element to focus.
+  ///   - resume: A new resume token.
+  public init(
+    patches: [HTMLPatch], path: String? = nil, title: String? = nil, focus: String? = nil,
+    resume: String? = nil
+  ) {
+    self.patches = patches
+    self.path = path
+    self.title = title
+    self.focus = focus
+    self.resume = resume
+  }
 
   /// The message as compact JSON: patches as arrays (`["t", id, text]`; an attribute set is
   /// `["a", id, name, value]`, removed `["a", id, name]`).
@@ -125,6 +157,7 @@ public struct ServerMessage: Equatable, Sendable {
     if let path { parts.append("\"path\":\(quote(path))") }
     if let title { parts.append("\"title\":\(quote(title))") }
     if let focus { parts.append("\"focus\":\(quote(focus))") }
+    if let resume { parts.append("\"r\":\(quote(resume))") }
     return "{\(parts.joined(separator: ","))}"
   }
 }

@@ -27,6 +27,9 @@ public final class WebSession {
   private var sentTitle: String?
   private var send: ((String) -> Void)?
   private var renderToken: ObservationToken?
+  private let resumeSigner: WebResumeSigner?
+  /// The resume state of the last token sent (its `issuedAt` is 0).
+  private var sentResume: WebResumeState?
 
   /// Creates a session over `stack`.
   ///
@@ -34,10 +37,13 @@ public final class WebSession {
   ///   - id: The session's secret id.
   ///   - stack: The tab's navigation state; its flows are already started.
   ///   - appTitle: The page title's suffix.
+  ///   - resumeSigner: Signs the resume token sent with every change of path, selection or
+  ///     alert, so any server sharing the key can rebuild this session; `nil` sends none.
   ///   - open: Rebuilds the stack from a path (the main flow's deep-link entry).
   ///   - makeView: The web view for a screen: a switch over the app's destinations.
   public init<Destination>(
     id: String, stack: NavigationStack<Destination>, appTitle: String,
+    resumeSigner: WebResumeSigner? = nil,
     open: @escaping @MainActor (ScreenPath) async -> Void,
     makeView: @escaping @MainActor (Screen<Destination>) -> any WebView
   ) {
@@ -45,6 +51,7 @@ public final class WebSession {
     self.stack = WebStackAdapter(stack: stack)
     self.appTitle = appTitle
     self.open = open
+    self.resumeSigner = resumeSigner
     views = ScreenViewCache(stack: stack, make: makeView) { $0.didAppear() }
     renderToken = observe { [weak self] in self?.renderAndSend() }
   }
@@ -70,6 +77,26 @@ public final class WebSession {
     }
   }
 
+  /// What a page needs to rebuild this session elsewhere: the path, each screen's
+  /// restoration key and the alert (its `issuedAt` is 0 until signed).
+  public var resumeState: WebResumeState {
+    WebResumeState(
+      sessionID: id, path: stack.path.description,
+      selections: views.orderedViews.map(\.restorationKey), alert: stack.alert)
+  }
+
+  /// Restores the view state of `state` on a session rebuilt from its path: each screen's
+  /// selection (by position in the stack) and the alert.
+  ///
+  /// - Parameter state: A verified state for this session.
+  public func restore(_ state: WebResumeState) {
+    for (view, key) in zip(views.orderedViews, state.selections) {
+      if let key { view.restore(key) }
+    }
+    if let alert = state.alert { stack.present(alert) }
+    renderAndSend()
+  }
+
   /// The whole page as a document, for the first HTTP answer; later changes go as patches.
   ///
   /// - Parameters:
@@ -81,6 +108,12 @@ public final class WebSession {
     pageTree = tree
     sentPath = stack.path.description
     sentTitle = pageTitle
+    var resume = ""
+    if let resumeSigner {
+      let state = resumeState
+      sentResume = state
+      resume = " data-resume=\"\(HTMLEscaping.attribute(resumeSigner.sign(state)))\""
+    }
     return """
       <!doctype html>
       <html lang="en"><head><meta charset="utf-8">
@@ -88,7 +121,7 @@ public final class WebSession {
       <title>\(HTMLEscaping.text(pageTitle))</title>
       <link rel="stylesheet" href="\(HTMLEscaping.attribute(style))">
       </head><body>\(tree.html)
-      <script src="\(HTMLEscaping.attribute(script))" data-session="\(HTMLEscaping.attribute(id))"></script>
+      <script src="\(HTMLEscaping.attribute(script))" data-session="\(HTMLEscaping.attribute(id))"\(resume)></script>
       </body></html>
       """
   }
@@ -105,6 +138,7 @@ public final class WebSession {
       pageTree = nil
       sentPath = nil
       sentTitle = nil
+      sentResume = nil
     }
     renderAndSend()
   }
@@ -155,6 +189,10 @@ public final class WebSession {
       }
     case .dismissAlert:
       stack.dismissAlert()
+    case .resume:
+      // Read by the registry before the session existed here; a live session has nothing to
+      // rebuild.
+      return nil
     case .navigate(let path):
       let target = ScreenPath(parsing: path)
       if let depth = stack.depth(of: target) {
@@ -242,10 +280,20 @@ public final class WebSession {
     if case .attribute(let id, _, _) = selected, id == message.focus { message.focus = nil }
     if path != sentPath { message.path = path }
     if title != sentTitle { message.title = title }
+    if let resumeSigner {
+      let state = resumeState
+      if state != sentResume {
+        message.resume = resumeSigner.sign(state)
+        sentResume = state
+      }
+    }
     pageTree = tree
     sentPath = path
     sentTitle = title
-    guard !message.patches.isEmpty || message.path != nil || message.title != nil else { return }
+    guard
+      !message.patches.isEmpty || message.path != nil || message.title != nil
+        || message.resume != nil
+    else { return }
     let json = message.json
     bytesSent += json.utf8.count
     send(json)
@@ -262,6 +310,7 @@ private protocol WebStack {
   func depth(of path: ScreenPath) -> Int?
   func pop(toDepth depth: Int)
   func dismissAlert()
+  func present(_ alert: Alert)
   func release()
 }
 
@@ -290,5 +339,6 @@ private final class WebStackAdapter<Destination>: WebStack {
 
   func pop(toDepth depth: Int) { stack?.pop(toDepth: depth) }
   func dismissAlert() { stack?.dismissAlert() }
+  func present(_ alert: Alert) { stack?.present(alert) }
   func release() { stack = nil }
 }

@@ -164,4 +164,20 @@ public final class VStack: WebView {
   public func didAppear() {
     for view in views { view.didAppear() }
   }
+
+  /// The first view's key that has one, as `<index>:<key>`.
+  public var restorationKey: String? {
+    for (index, view) in views.enumerated() {
+      if let key = view.restorationKey { return "\(index):\(key)" }
+    }
+    return nil
+  }
+
+  /// Gives `key` back to the view at its index.
+  public func restore(_ key: String) {
+    guard let colon = key.firstIndex(of: ":"), let index = Int(key[..<colon]),
+      views.indices.contains(index)
+    else { return }
+    views[index].restore(String(key[key.index(after: colon)...]))
+  }
 }

@@ -14,6 +14,8 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
   private let onChoose: (Int) -> Void
   private let onSelectionChange: (Int) -> Void
   private var selectedID: Row.ID?
+  /// A restored selection whose row has not arrived yet.
+  private var pendingKey: String?
   private var token: ObservationToken?
 
   /// Creates a list.
@@ -75,23 +77,44 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
     return true
   }
 
+  /// The selected row's id, as text.
+  public var restorationKey: String? { selectedID.map { "\($0)" } }
+
+  /// Selects the row whose id reads `key`, now or when the rows arrive. A row that is gone
+  /// when they do leaves the selection where the rows put it.
+  public func restore(_ key: String) {
+    guard let index = rows.value.firstIndex(where: { "\($0.id)" == key }) else {
+      pendingKey = key
+      return
+    }
+    pendingKey = nil
+    select(index)
+  }
+
   private func choose(_ index: Int) {
     select(index)
     onChoose(index)
   }
 
   private func select(_ index: Int) {
+    pendingKey = nil
     let rows = self.rows.value
     let clamped = min(max(0, index), max(0, rows.count - 1))
     guard clamped != selection.value else { return }
-    selection.value = clamped
+    // The id first: setting `selection` re-renders, and the render reads both.
     selectedID = rows.indices.contains(clamped) ? rows[clamped].id : nil
+    selection.value = clamped
     onSelectionChange(clamped)
   }
 
   /// Keeps the selected row selected (by id) when the rows change.
   private func follow(_ rows: [Row]) {
-    let index = selectedID.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0
+    var restored: Int?
+    if let key = pendingKey, !rows.isEmpty {
+      pendingKey = nil
+      restored = rows.firstIndex { "\($0.id)" == key }
+    }
+    let index = restored ?? selectedID.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0
     selectedID = rows.indices.contains(index) ? rows[index].id : nil
     guard index != selection.value else { return }
     selection.value = index

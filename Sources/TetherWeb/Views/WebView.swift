@@ -18,6 +18,16 @@ public protocol WebView: AnyObject {
 
   /// Called once, when the view's screen is first shown.
   func didAppear()
+
+  /// The view's transient state worth keeping when its session moves to another server —
+  /// for a list, the selected row's id — or `nil`. It travels in a signed resume token
+  /// (``WebResumeState``), so keep it short.
+  var restorationKey: String? { get }
+
+  /// Restores what ``restorationKey`` gave, on a session rebuilt on another server.
+  ///
+  /// - Parameter key: A key this kind of view returned.
+  func restore(_ key: String)
 }
 
 extension WebView {
@@ -25,6 +35,10 @@ extension WebView {
   public func handle(key: WebKey) -> Bool { false }
   /// Does nothing.
   public func didAppear() {}
+  /// None.
+  public var restorationKey: String? { nil }
+  /// Does nothing.
+  public func restore(_ key: String) {}
 }
 
 /// The keys a page forwards to its session.

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import ShowcaseFlows
+import ShowcaseWebServer
+import TetherWeb
+
+/// `showcase-cluster`: the web showcase on several nodes behind HAProxy.
+@main
+struct ClusterCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "showcase-cluster",
+    abstract:
+      "Serves the web showcase from several nodes behind HAProxy; any node resumes any session.",
+    discussion: """
+      Starts --nodes web showcase nodes on free loopback ports, sharing a fresh resume key, and
+      HAProxy in front on --port (round robin, no stickiness, health checks on /health, the
+      WebSocket upgrade passed through). A node that dies is started again on its port. Stops
+      everything on SIGTERM or SIGINT, with status 0. Needs haproxy (apt-get install haproxy).
+      """)
+
+  @Option(help: "How many nodes.")
+  var nodes = 3
+
+  @Option(help: "The port HAProxy listens on (127.0.0.1); 0 picks a free one.")
+  var port = 8080
+
+  @Option(help: "Seconds a session outlives its page's socket, on each node.")
+  var sessionGrace = 30.0
+
+  @Option(help: "A showcase binary to run as each node (`showcase --web`); default: this tool.")
+  var server: String?
+
+  @Option(help: "The haproxy binary; default: the one on PATH or in /usr/sbin.")
+  var haproxy: String?
+
+  /// Serves as one node (what the cluster starts): the showcase's web server, with the key
+  /// from the environment.
+  @Flag(help: .hidden)
+  var node = false
+
+  func validate() throws {
+    guard (1...32).contains(nodes) else { throw ValidationError("--nodes needs 1 to 32.") }
+    guard (0...65_535).contains(port) else { throw ValidationError("--port needs 0 to 65535.") }
+    guard sessionGrace >= 0, sessionGrace <= 86_400 else {
+      throw ValidationError("--session-grace needs seconds from 0 to 86400.")
+    }
+  }
+
+  @MainActor
+  func run() async throws {
+    if node {
+      let key = ProcessInfo.processInfo.environment[ShowcaseWebServer.resumeKeyVariable]
+      guard let key, let signer = WebResumeSigner(key: key) else {
+        FileHandle.standardError.write(
+          Data("showcase-cluster: a node needs $\(ShowcaseWebServer.resumeKeyVariable)\n".utf8))
+        throw ExitCode(2)
+      }
+      try await ShowcaseWebServer.serve(
+        services: .bundled(), host: "127.0.0.1", port: port,
+        sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: signer)
+      return
+    }
+    let found =
+      haproxy.map { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil } ?? findHAProxy()
+    guard let haproxy = found else {
+      FileHandle.standardError.write(
+        Data(
+          ("showcase-cluster: haproxy is not installed\(haproxy.map { " at \($0)" } ?? ""); "
+            + "install it (Debian/Ubuntu: sudo apt-get install -y haproxy; macOS: brew install "
+            + "haproxy) and run again\n").utf8))
+      throw ExitCode(2)
+    }
+    let nodeCommand: NodeCommand
+    if let server {
+      nodeCommand = NodeCommand(binary: server, arguments: ["--web", "--host", "127.0.0.1"])
+    } else {
+      nodeCommand = NodeCommand(binary: executablePath(), arguments: ["--node"])
+    }
+    let cluster = Cluster(
+      nodes: nodes, nodeCommand: nodeCommand, sessionGrace: sessionGrace, haproxy: haproxy)
+    let status: Int32
+    do {
+      status = try await cluster.run(port: port)
+    } catch {
+      cluster.stopAll()
+      FileHandle.standardError.write(Data("showcase-cluster: \(error)\n".utf8))
+      throw ExitCode(1)
+    }
+    if status != 0 { throw ExitCode(status) }
+  }
+
+  /// This binary's own path, to start it again as a node.
+  private func executablePath() -> String {
+    if let path = Bundle.main.executablePath { return path }
+    return URL(filePath: CommandLine.arguments[0]).standardizedFileURL.path
+  }
+}

@@ -1,0 +1,78 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import ShowcaseFlows
+import ShowcaseWeb
+import TetherWeb
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension ShowcaseWebServer {
+  /// The environment variable that gives a node the cluster's resume key (a flag shows in
+  /// `ps`; the environment does not).
+  public static let resumeKeyVariable = "TETHER_RESUME_KEY"
+
+  /// Serves the showcase to browsers until SIGTERM or SIGINT, then returns: what
+  /// `showcase --web` and every `showcase-cluster` node run.
+  ///
+  /// Prints `Serving the showcase at http://<host>:<port>` once it listens.
+  ///
+  /// - Parameters:
+  ///   - services: Where the apps' data comes from.
+  ///   - host: The address to listen on.
+  ///   - port: The port; 0 picks a free one.
+  ///   - sessionGrace: How long a session outlives its page's socket.
+  ///   - resumeSigner: The cluster's signer, if sessions of other nodes may resume here.
+  /// - Throws: What the server threw: the port is taken, or the address cannot be bound.
+  @MainActor
+  public static func serve(
+    services: ShowcaseServices, host: String, port: Int, sessionGrace: Duration,
+    resumeSigner: WebResumeSigner?
+  ) async throws {
+    var logger = Logger(label: "showcase-web")
+    logger.logLevel = .notice
+    let registry = WebSessionRegistry(
+      services: services, gracePeriod: sessionGrace, resumeSigner: resumeSigner)
+    let application = makeApplication(
+      host: host, port: port, registry: registry, logger: logger,
+      onRunning: { port in
+        // Flushed at once: whoever started us may be reading a pipe for this line.
+        FileHandle.standardOutput.write(
+          Data("Serving the showcase at http://\(host):\(port)\n".utf8))
+      })
+    // Browsers may keep their sockets open: if the graceful stop has not finished 3 s after
+    // the signal, leave anyway. The process exits 0 either way.
+    let watchdogs = exitSoonAfterStopSignals()
+    let group = ServiceGroup(
+      services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    try await group.run()
+    registry.closeAll()
+    withExtendedLifetime(watchdogs) {}
+  }
+}
+
+/// Watches SIGTERM and SIGINT (beside the service group's own graceful stop) and ends the
+/// process 3 s after one arrives. Not main-actor code: the handlers run on a global queue.
+private func exitSoonAfterStopSignals() -> [any DispatchSourceSignal] {
+  [SIGTERM, SIGINT].map { (signalNumber: Int32) -> any DispatchSourceSignal in
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+    source.setEventHandler {
+      DispatchQueue.global().asyncAfter(deadline: .now() + 3) { leaveNow(status: 0) }
+    }
+    source.resume()
+    return source
+  }
+}
+
+/// Ends the process with `status` at once (the C library's `exit`).
+private func leaveNow(status: Int32) -> Never {
+  exit(status)
+}

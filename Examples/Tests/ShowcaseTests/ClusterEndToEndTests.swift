@@ -1,0 +1,248 @@
+import Foundation
+import Gallery
+import ShowcaseBrowser
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@Suite struct ClusterAvailabilityTests {
+  /// The cluster tests skip without HAProxy on a developer's machine; in CI that fails.
+  @Test func ciHasHAProxy() {
+    guard ProcessInfo.processInfo.environment["CI"] != nil else { return }
+    #expect(haproxyIsInstalled, "CI must install haproxy")
+  }
+
+  /// A missing haproxy is one clear line and status 2, before any node starts.
+  @Test func missingHAProxyIsOneLineAndStatus2() async throws {
+    let binary = try #require(
+      clusterBinary, "build it first: swift build --product showcase-cluster")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["--nodes", "2", "--port", "0", "--haproxy", "/nonexistent/haproxy"]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 2)
+    let lines = text.split(separator: "\n")
+    #expect(lines.count == 1)
+    #expect(text.contains("haproxy is not installed"))
+    #expect(text.contains("apt-get install -y haproxy"))
+  }
+}
+
+/// The web showcase on three nodes behind HAProxy, in headless Chromium: the node serving the
+/// page's socket is killed, and the page goes on on another node.
+extension EndToEnd {
+  @Suite(
+    .serialized,
+    .enabled(if: browserIsInstalled && haproxyIsInstalled, "needs chromium, chromedriver, haproxy"))
+  struct ClusterEndToEndTests {
+    private static let rows = "#screen .row"
+
+    private func withCluster(
+      _ body: (ClusterShowcase, Browser) async throws -> Void
+    ) async throws {
+      let cluster = try await ClusterShowcase()
+      let browser = try await Browser()
+      do {
+        try await body(cluster, browser)
+      } catch {
+        await browser.quit()
+        _ = await cluster.stop()
+        throw error
+      }
+      await browser.quit()
+      let status = await cluster.stop()
+      #expect(status == 0, "showcase-cluster exits 0 on SIGTERM")
+      for (number, node) in cluster.nodes {
+        #expect(kill(node.pid, 0) != 0, "node \(number) outlived the cluster")
+      }
+    }
+
+    private func path(_ browser: Browser) async throws -> String {
+      try await browser.run("return location.pathname;") as? String ?? ""
+    }
+
+    /// The node whose `/stats` counts a connected page, and that page's count on every node.
+    private func servingNode(_ cluster: ClusterShowcase) async throws -> (Int, Int32)? {
+      var serving: [(Int, Int32)] = []
+      for (number, node) in cluster.nodes {
+        if let stats = try? await NodeStats.read(port: node.port), stats.connected > 0 {
+          serving.append((number, node.pid))
+        }
+      }
+      return serving.count == 1 ? serving[0] : nil
+    }
+
+    /// Kills the node serving the page's socket; returns the seconds until the page had the
+    /// whole app again from another node.
+    private func killServingNode(
+      _ cluster: ClusterShowcase, _ browser: Browser
+    ) async throws -> Double {
+      var victim: (Int, Int32)?
+      try await browser.waitUntil("one node serving the socket") {
+        victim = try await servingNode(cluster)
+        return victim != nil
+      }
+      let (number, pid) = try #require(victim)
+      // The next full redraw is the resumed session's first message.
+      try await browser.run(
+        """
+        window.tetherResumed = null;
+        const started = performance.now();
+        const listener = () => {
+          window.tetherResumed = performance.now() - started;
+          document.removeEventListener("tether:applied", listener);
+        };
+        document.addEventListener("tether:applied", listener);
+        """)
+      #expect(kill(pid, SIGKILL) == 0)
+      try await browser.waitUntil("the page to resume", seconds: 3) {
+        try await browser.run("return window.tetherResumed;") is NSNumber
+      }
+      let elapsed = try await browser.run("return window.tetherResumed;") as? Double ?? -1
+      // Another node has the socket now.
+      try await browser.waitUntil("another node serving the socket") {
+        guard let now = try await servingNode(cluster) else { return false }
+        return now.0 != number || now.1 != pid
+      }
+      return elapsed / 1000
+    }
+
+    @Test func aKilledNodeCostsTheDetailAndSelectionNothing() async throws {
+      try await withCluster { cluster, browser in
+        try await browser.open(cluster.url + "/gallery")
+        try await browser.waitUntil("20 rows") { try await browser.count(Self.rows) == 20 }
+        let photos = BundledPhotoService.page(1).photos
+        let forSale = try #require(photos.indices.dropFirst(2).first { photos[$0].forSale })
+        // Select the row with the keyboard, as a person would, then open it.
+        for _ in 0..<forSale { try await browser.press("\u{E015}") }
+        try await browser.waitUntil("row \(forSale) selected") {
+          try await browser.count("\(Self.rows):nth-child(\(forSale + 1))[aria-selected=true]")
+            == 1
+        }
+        try await browser.press("\u{E007}")
+        let detail = "/gallery/photo/\(photos[forSale].id)"
+        try await browser.waitUntil("the detail") { try await path(browser) == detail }
+        try await browser.waitUntil("the detail's title") {
+          try await browser.text("#title") == photos[forSale].name
+        }
+
+        let seconds = try await killServingNode(cluster, browser)
+        print(
+          String(
+            format: "figure: the page resumed on another node %.0f ms after the kill",
+            seconds * 1000))
+        #expect(seconds < 3)
+        #expect(try await path(browser) == detail)
+        #expect(try await browser.text("#title") == photos[forSale].name)
+
+        // Back works on the new node, and the list shows the same selection.
+        try await browser.click("#back")
+        try await browser.waitUntil("the list") { try await path(browser) == "/gallery" }
+        try await browser.waitUntil("20 rows") { try await browser.count(Self.rows) == 20 }
+        try await browser.waitUntil("the same row selected") {
+          try await browser.count("\(Self.rows):nth-child(\(forSale + 1))[aria-selected=true]")
+            == 1
+        }
+        // And the session goes on: ↓ moves the selection on from there.
+        try await browser.press("\u{E015}")
+        try await browser.waitUntil("the next row selected") {
+          try await browser.count("\(Self.rows):nth-child(\(forSale + 2))[aria-selected=true]")
+            == 1
+        }
+        try await browser.screenshot(to: NSTemporaryDirectory() + "cluster-resumed.png")
+      }
+    }
+
+    @Test func anOpenAlertSurvivesTheNode() async throws {
+      try await withCluster { cluster, browser in
+        try await browser.open(cluster.url + "/gallery")
+        try await browser.waitUntil("20 rows") { try await browser.count(Self.rows) == 20 }
+        let photos = BundledPhotoService.page(1).photos
+        let notForSale = try #require(photos.firstIndex { !$0.forSale })
+        try await browser.click("\(Self.rows):nth-child(\(notForSale + 1))")
+        try await browser.waitUntil("the dialog") { try await browser.count("dialog[open]") == 1 }
+        let alert = try await browser.text("dialog[open]")
+        _ = try await killServingNode(cluster, browser)
+        #expect(try await browser.count("dialog[open]") == 1)
+        #expect(try await browser.text("dialog[open]") == alert)
+        // Dismissed on the new node, with the selection under it kept.
+        try await browser.click("dialog[open] .alert-button")
+        try await browser.waitUntil("the dialog to close") {
+          try await browser.count("dialog[open]") == 0
+        }
+        #expect(
+          try await browser.count("\(Self.rows):nth-child(\(notForSale + 1))[aria-selected=true]")
+            == 1)
+      }
+    }
+
+    @Test func aForgedResumeIsRefusedAndShowsNothing() async throws {
+      try await withCluster { cluster, browser in
+        try await browser.open(cluster.url + "/gallery")
+        try await browser.waitUntil("20 rows") { try await browser.count(Self.rows) == 20 }
+        let token = try #require(
+          try await browser.run(
+            "return document.querySelector('script[data-resume]').dataset.resume;") as? String)
+        let parts = token.split(separator: ".").map(String.init)
+        try #require(parts.count == 2)
+        // The real payload with its path changed, under the real signature.
+        let payload = try #require(Data(base64Encoded: base64(parts[0])))
+        let altered = String(decoding: payload, as: UTF8.self)
+          .replacingOccurrences(of: "\"/gallery\"", with: "\"/courses\"")
+        let forged =
+          Data(altered.utf8).base64EncodedString()
+          .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+          .replacingOccurrences(of: "=", with: "") + "." + parts[1]
+        let stranger = String(repeating: "ab", count: 16)
+        for (session, presented, what) in [
+          (stranger, forged, "an altered token"),
+          (stranger, token, "another session's token"),
+          (stranger, "x" + token, "a token with a bad signature"),
+        ] {
+          let outcome = try await browser.runAsync(
+            """
+            const done = arguments[arguments.length - 1];
+            const received = [];
+            const socket = new WebSocket("ws://" + location.host + "/ws?session=\(session)&resync=1");
+            socket.onopen = () => socket.send(JSON.stringify({ type: "resume", token: \(jsonString(presented)) }));
+            socket.onmessage = (event) => received.push(event.data);
+            socket.onclose = (event) => done({ code: event.code, reason: event.reason, received });
+            setTimeout(() => done({ code: -1, reason: "still open", received }), 5000);
+            """)
+          let result = try #require(outcome as? [String: Any], "\(what)")
+          #expect(result["code"] as? Int == 4403, "\(what): \(result)")
+          #expect((result["reason"] as? String ?? "").contains("resume"), "\(what): \(result)")
+          #expect((result["received"] as? [Any])?.isEmpty == true, "\(what) was sent \(result)")
+        }
+        // The page's own session is untouched.
+        try await browser.press("\u{E015}")
+        try await browser.waitUntil("row 2 selected") {
+          try await browser.count("\(Self.rows):nth-child(2)[aria-selected=true]") == 1
+        }
+      }
+    }
+
+    private func base64(_ url: String) -> String {
+      var text = url.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+        of: "_", with: "/")
+      text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+      return text
+    }
+
+    private func jsonString(_ text: String) -> String {
+      let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+      return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+  }
+}
