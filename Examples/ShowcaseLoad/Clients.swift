@@ -23,6 +23,10 @@ func openSessionWithPage(port: Int) throws -> (socket: Connection, html: String)
   }
   let socket = try Connection(port: port)
   try socket.upgrade("/ws?session=\(id)", port: port)
+  // As the page's script does: through a balancer the socket may reach another node.
+  if let token = resumeToken(inPage: html) {
+    try socket.sendText(ClientMessage.resume(token: token).json)
+  }
   return (socket, html)
 }
 
@@ -75,10 +79,30 @@ struct RenderedElements {
   }
 }
 
+/// The resume token a page was served with (its script's `data-resume`), if any.
+func resumeToken(inPage html: String) -> String? {
+  guard let start = html.range(of: "data-resume=\"") else { return nil }
+  let rest = html[start.upperBound...]
+  guard let end = rest.firstIndex(of: "\"") else { return nil }
+  return String(rest[..<end])
+}
+
+/// A message's resume token (`r`), if it carries one.
+func resumeToken(inMessage message: String) -> String? {
+  guard let object = try? JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any]
+  else { return nil }
+  return object["r"] as? String
+}
+
 /// A well-formed session: home → Gallery → its own photo → Gallery → home, again and again
 /// until `deadline`, with `think` between gestures. Each gesture's latency is the time to the
 /// message that moves the page to the expected path. A message naming a path this session
 /// never asked for is another session's data: an isolation violation.
+///
+/// Behind a cluster (the page came with a resume token), a socket that breaks — its node was
+/// killed — is opened again through the balancer with the newest token, as the page's script
+/// does, and the gesture it broke is sent once more: the one retry a client is allowed. A
+/// gesture that fails after that is lost.
 func runSession(
   index: Int, port: Int, deadline: Date, think: Duration, recorder: LoadRecorder
 ) {
@@ -89,43 +113,13 @@ func runSession(
   recorder.update { $0.sessionsStarted += 1 }
   var step = "opening the page"
   do {
-    let (socket, page) = try openSessionWithPage(port: port)
-    var rendered = RenderedElements(page: page)
-    // "/" and "/gallery" are every session's paths, so a message merely naming one of them
-    // proves nothing: the path must be the one this session just asked for, or the one it
-    // is leaving (a late re-render of that screen).
+    let tab = try TouringTab(index: index, port: port, recorder: recorder, photo: photo)
     var previous = "/"
     while Date() < deadline {
       for path in tour {
         step = "waiting for \(path)"
         let start = ContinuousClock.now
-        try socket.sendText(ClientMessage.navigate(path: path).json)
-        while true {
-          guard let message = try socket.receiveText() else {
-            throw ConnectionError("the server closed the socket")
-          }
-          let unknown = rendered.apply(message)
-          if !unknown.isEmpty {
-            recorder.update {
-              $0.isolationViolations.append(
-                "session \(index) was sent patches for \(unknown.prefix(3)) it never rendered")
-            }
-          }
-          let (received, title) = pathAndTitle(message)
-          guard let received else { continue }
-          if received != path && received != previous {
-            recorder.update {
-              $0.isolationViolations.append(
-                "session \(index) asked for \(path) and was sent \(received)")
-            }
-          }
-          if received == "/gallery/photo/\(photo.id)", let title, !title.contains(photo.name) {
-            recorder.update {
-              $0.isolationViolations.append("session \(index) was shown the title \(title)")
-            }
-          }
-          if received == path { break }
-        }
+        try tab.go(to: path, from: previous)
         previous = path
         let elapsed = ContinuousClock.now - start
         let milliseconds =
@@ -137,10 +131,127 @@ func runSession(
         Thread.sleep(forTimeInterval: Double(think.components.attoseconds) / 1e18)
       }
     }
-    try socket.send(Connection.frame(opcode: 0x8, [0x03, 0xE8]))
+    try? tab.socket.send(Connection.frame(opcode: 0x8, [0x03, 0xE8]))
     recorder.update { $0.sessionsCompleted += 1 }
   } catch {
-    recorder.update { $0.errors.append("session \(index), \(step): \(error)") }
+    recorder.update {
+      $0.errors.append("session \(index), \(step): \(error)")
+      if step.hasPrefix("waiting") { $0.lostGestures += 1 }
+    }
+  }
+}
+
+/// One tab of a touring session: its socket, the elements its page holds, its newest resume
+/// token.
+final class TouringTab {
+  let index: Int
+  let port: Int
+  let recorder: LoadRecorder
+  let photo: Photo
+  let id: String
+  private(set) var socket: Connection
+  private var rendered: RenderedElements
+  private var token: String?
+
+  init(index: Int, port: Int, recorder: LoadRecorder, photo: Photo) throws {
+    self.index = index
+    self.port = port
+    self.recorder = recorder
+    self.photo = photo
+    let (status, html) = try Connection(port: port).get("/", port: port)
+    guard status == 200, let id = sessionID(inPage: html) else {
+      throw ConnectionError("GET / answered \(status)")
+    }
+    self.id = id
+    token = resumeToken(inPage: html)
+    rendered = RenderedElements(page: html)
+    socket = try Connection(port: port)
+    try socket.upgrade("/ws?session=\(id)", port: port)
+    // The page's first word on every socket, as the script sends it: through a balancer the
+    // socket may reach a node that never saw this session.
+    if let token { try socket.sendText(ClientMessage.resume(token: token).json) }
+  }
+
+  /// Asks for `path` and waits until the page is there; on a broken socket, reconnects and
+  /// asks once more.
+  func go(to path: String, from previous: String) throws {
+    do {
+      try socket.sendText(ClientMessage.navigate(path: path).json)
+      try wait(for: path, from: previous)
+    } catch {
+      guard token != nil else { throw error }
+      try reconnect(expecting: [path, previous])
+      recorder.update { $0.retriedGestures += 1 }
+      try socket.sendText(ClientMessage.navigate(path: path).json)
+      try wait(for: path, from: previous)
+    }
+  }
+
+  private func wait(for path: String, from previous: String) throws {
+    while true {
+      guard let message = try socket.receiveText() else {
+        throw ConnectionError("the server closed the socket")
+      }
+      let received = check(message, allowed: [path, previous])
+      if received == path { return }
+    }
+  }
+
+  /// Checks a message against what this session may be sent; returns its path, if any.
+  private func check(_ message: String, allowed: [String]) -> String? {
+    let unknown = rendered.apply(message)
+    if !unknown.isEmpty {
+      recorder.update {
+        $0.isolationViolations.append(
+          "session \(index) was sent patches for \(unknown.prefix(3)) it never rendered")
+      }
+    }
+    if let newer = resumeToken(inMessage: message) { token = newer }
+    // "/" and "/gallery" are every session's paths, so a message merely naming one of them
+    // proves nothing: the path must be the one this session just asked for, or the one it
+    // is leaving (a late re-render of that screen).
+    let (received, title) = pathAndTitle(message)
+    guard let received else { return nil }
+    if !allowed.contains(received) {
+      recorder.update {
+        $0.isolationViolations.append(
+          "session \(index) asked for \(allowed[0]) and was sent \(received)")
+      }
+    }
+    if received == "/gallery/photo/\(photo.id)", let title, !title.contains(photo.name) {
+      recorder.update {
+        $0.isolationViolations.append("session \(index) was shown the title \(title)")
+      }
+    }
+    return received
+  }
+
+  /// Opens the socket again through the balancer with the newest token, until the whole app
+  /// comes back (or 10 s pass); records how long that took.
+  private func reconnect(expecting allowed: [String]) throws {
+    let start = ContinuousClock.now
+    var lastError: any Error = ConnectionError("no attempt")
+    while ContinuousClock.now - start < .seconds(10) {
+      do {
+        let fresh = try Connection(port: port)
+        try fresh.upgrade("/ws?session=\(id)&resync=1", port: port)
+        if let token { try fresh.sendText(ClientMessage.resume(token: token).json) }
+        guard let first = try fresh.receiveText() else {
+          throw ConnectionError("the resumed socket closed at once")
+        }
+        socket = fresh
+        _ = check(first, allowed: allowed)
+        let elapsed = ContinuousClock.now - start
+        let milliseconds =
+          Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        recorder.update { $0.reconnects.append(milliseconds) }
+        return
+      } catch {
+        lastError = error
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+    }
+    throw ConnectionError("could not resume within 10 s: \(lastError)")
   }
 }
 
@@ -217,6 +328,13 @@ enum BadClient: String, CaseIterable, Sendable {
     } catch {
       return "\(rawValue): \(error)"
     }
+  }
+
+  /// Whether `failure` is a connection the peer cut (reset, broken pipe, closed early) rather
+  /// than a wrong answer.
+  static func isCutConnection(_ failure: String) -> Bool {
+    ["errno 104", "errno 32", "closed the connection", "closed the socket", "closed before"]
+      .contains { failure.contains($0) }
   }
 
   /// `nil` if a new session opens and answers a gesture; otherwise what went wrong.

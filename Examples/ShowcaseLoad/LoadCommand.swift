@@ -22,6 +22,10 @@ struct LoadCommand: ParsableCommand {
       sockets to missing sessions and never read. Then it closes everything and checks:
       zero errors and no cross-session data for the well-formed sessions, every misbehaving
       client handled, no view model alive, and the heap back near its baseline.
+      With --cluster N it starts `showcase-cluster` (beside this tool) instead: N nodes
+      behind HAProxy, and --kill-every S kills one node with SIGKILL every S seconds (the
+      cluster starts it again); sessions whose socket breaks resume through HAProxy on
+      another node and retry the broken gesture once. Then every node is checked.
       Exits 1 if any check fails.
       """)
 
@@ -40,6 +44,15 @@ struct LoadCommand: ParsableCommand {
   @Option(help: "The showcase binary to start (default: the one beside this tool).")
   var server: String?
 
+  @Option(help: "Run against this many nodes behind HAProxy (showcase-cluster); 0: one server.")
+  var cluster = 0
+
+  @Option(help: "With --cluster: kill one node (SIGKILL) every this many seconds; 0: never.")
+  var killEvery = 0.0
+
+  @Option(help: "With --cluster: the showcase-cluster binary (default: the one beside this tool).")
+  var clusterBinary: String?
+
   @Option(help: "Heap growth allowed after everything closed, in KiB, over the baseline.")
   var heapToleranceKiB = 4096
 
@@ -48,40 +61,74 @@ struct LoadCommand: ParsableCommand {
     guard (1...3600).contains(seconds) else { throw ValidationError("--seconds: 1...3600") }
     guard (0...10_000).contains(thinkMs) else { throw ValidationError("--think-ms: 0...10000") }
     guard (0...200).contains(badClients) else { throw ValidationError("--bad-clients: 0...200") }
+    guard (0...16).contains(cluster) else { throw ValidationError("--cluster: 0...16") }
+    guard killEvery >= 0, killEvery == 0 || cluster > 0 else {
+      throw ValidationError("--kill-every needs --cluster and seconds of 0 or more")
+    }
   }
 
   func run() throws {
-    let binary =
-      server
-      ?? URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appending(path: "showcase").path
-    let process = try ServerProcess(binary: binary)
-    defer { process.stop() }
-    let port = process.port
-    print("server: \(binary) --web on 127.0.0.1:\(port), sessions expire 1 s after their socket")
+    let folder = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let target: any LoadTarget
+    let clusterProcess: ClusterProcess?
+    if cluster > 0 {
+      let binary = clusterBinary ?? folder.appending(path: "showcase-cluster").path
+      let process = try ClusterProcess(binary: binary, nodes: cluster)
+      clusterProcess = process
+      target = process
+      print(
+        "cluster: \(binary), \(cluster) nodes behind HAProxy on 127.0.0.1:\(process.port), "
+          + "sessions expire 1 s after their socket"
+          + (killEvery > 0 ? ", one node killed every \(format(killEvery)) s" : ""))
+    } else {
+      let binary = server ?? folder.appending(path: "showcase").path
+      target = try ServerProcess(binary: binary)
+      clusterProcess = nil
+      print(
+        "server: \(binary) --web on 127.0.0.1:\(target.port), sessions expire 1 s after their socket"
+      )
+    }
+    defer { target.stop() }
+    let port = target.port
+    let nodePorts = target.nodePorts
 
-    // Warm-up: one-time allocations (assets, the bundled catalog) are not a leak.
+    // Warm-up: one-time allocations (assets, the bundled catalog) are not a leak. Through a
+    // balancer, enough sessions that every node gets some.
     let warmUp = LoadRecorder()
     runClients(
-      count: 2, port: port, seconds: 1, think: .milliseconds(0), badClients: 0,
+      count: 2 * max(1, cluster), port: port, seconds: 1, think: .milliseconds(0), badClients: 0,
       recorder: warmUp)
-    let baseline = try waitForAllClosed(port: port)
+    let baselines = try nodePorts.map { try waitForAllClosed(port: $0) }
 
     let recorder = LoadRecorder()
-    let peak = PeakWatcher(port: port)
+    let peak = PeakWatcher(ports: nodePorts)
     let started = Date()
+    let killer = clusterProcess.flatMap { process in
+      killEvery > 0
+        ? NodeKiller(
+          cluster: process, every: killEvery, until: started.addingTimeInterval(Double(seconds)),
+          recorder: recorder) : nil
+    }
     runClients(
       count: sessions, port: port, seconds: seconds, think: .milliseconds(thinkMs),
       badClients: badClients, recorder: recorder)
+    killer?.wait()
     let elapsed = Date().timeIntervalSince(started)
     let highest = peak.stop()
-    let after = try waitForAllClosed(port: port)
+    // A killed node is back by now (or the check below says it is not).
+    let afters = try nodePorts.map { try waitForAllClosed(port: $0) }
     let state = recorder.snapshot
 
     let mib = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
-    let growth = after.heapBytes - baseline.heapBytes
+    let growths = zip(baselines, afters).map { $1.heapBytes - $0.heapBytes }
     let badRuns = BadClient.allCases.map {
       "\(state.badClientRuns[$0.rawValue] ?? 0) \($0.rawValue)"
+    }
+    let memory = zip(baselines, afters).enumerated().map { index, pair in
+      let growth = pair.1.heapBytes - pair.0.heapBytes
+      return (nodePorts.count > 1 ? "node \(index + 1): " : "")
+        + "before \(mib(pair.0.heapBytes)), after \(mib(pair.1.heapBytes)) "
+        + "(\(growth >= 0 ? "+" : "")\(growth / 1024) KiB)"
     }
     print(
       """
@@ -93,24 +140,48 @@ struct LoadCommand: ParsableCommand {
       p99 \(format(percentile(state.latencies, 99))) ms, \
       max \(format(state.latencies.max() ?? 0)) ms
       misbehaving clients: \(badRuns.joined(separator: ", ")); \
-      not handled: \(state.badClientFailures.count); the server refused \
-      \(process.logLines(containing: "refused")) messages and logged \
-      \(process.logLines(containing: "socket ended")) broken sockets
-      memory (heap in use): before \(mib(baseline.heapBytes)), peak \(mib(highest.heapBytes)), \
-      after \(mib(after.heapBytes)) (\(growth >= 0 ? "+" : "")\(growth / 1024) KiB)
-      sessions open: peak \(highest.sessions), after \(after.sessions); \
-      view models alive: peak \(highest.liveViewModels), after \(after.liveViewModels)
+      not handled: \(state.badClientFailures.count), cut short by a node kill: \
+      \(state.badClientRunsCutByKill); the server refused \
+      \(target.logLines(containing: "refused a message")) messages and logged \
+      \(target.logLines(containing: "socket ended")) broken sockets
+      memory (heap in use): \(memory.joined(separator: "; ")); peak \(mib(highest.heapBytes)) \
+      over all nodes
+      sessions open: peak \(highest.sessions), after \(afters.map(\.sessions).reduce(0, +)); \
+      view models alive: peak \(highest.liveViewModels), after \
+      \(afters.map(\.liveViewModels).reduce(0, +))
       """)
+    if let clusterProcess {
+      print(
+        """
+        nodes killed: \(state.kills) (the cluster restarted \(clusterProcess.restarts)); \
+        reconnects: \(state.reconnects.count), p50 \(format(percentile(state.reconnects, 50))) ms, \
+        p99 \(format(percentile(state.reconnects, 99))) ms, max \(format(state.reconnects.max() ?? 0)) ms; \
+        gestures retried once: \(state.retriedGestures), lost after the retry: \(state.lostGestures)
+        """)
+    }
     for line in (state.errors + state.isolationViolations + state.badClientFailures).prefix(10) {
       print("  ! \(line)")
     }
     var failures: [String] = []
     if state.sessionsCompleted != sessions { failures.append("not every session completed") }
     if !state.errors.isEmpty { failures.append("well-formed sessions saw errors") }
+    if state.lostGestures > 0 { failures.append("gestures were lost") }
     if !state.isolationViolations.isEmpty { failures.append("a session saw another's data") }
     if !state.badClientFailures.isEmpty { failures.append("a misbehaving client was mishandled") }
-    if after.liveViewModels != 0 { failures.append("view models outlived their sessions") }
-    if growth > heapToleranceKiB * 1024 { failures.append("the heap did not return to baseline") }
+    if afters.contains(where: { $0.liveViewModels != 0 }) {
+      failures.append("view models outlived their sessions")
+    }
+    if growths.contains(where: { $0 > heapToleranceKiB * 1024 }) {
+      failures.append("the heap did not return to baseline")
+    }
+    if let clusterProcess, killEvery > 0 {
+      let expected = Int((Double(seconds) / killEvery).rounded(.up)) - 1
+      if state.kills < max(1, expected) { failures.append("fewer nodes were killed than planned") }
+      if clusterProcess.restarts < state.kills {
+        failures.append("a killed node was not restarted")
+      }
+      if state.reconnects.isEmpty { failures.append("no session had to reconnect") }
+    }
     guard failures.isEmpty else {
       print("FAILED: \(failures.joined(separator: "; "))")
       throw ExitCode(1)
@@ -145,10 +216,18 @@ struct LoadCommand: ParsableCommand {
         var turn = worker
         while Date() < deadline {
           let kind = BadClient.allCases[turn % BadClient.allCases.count]
+          let killsBefore = recorder.snapshot.kills
           let failure = kind.run(port: port, until: deadline)
           recorder.update {
             $0.badClientRuns[kind.rawValue, default: 0] += 1
-            if let failure { $0.badClientFailures.append(failure) }
+            guard let failure else { return }
+            // A node killed under a misbehaving client cuts its socket: that says nothing of
+            // how the server handles the client, so it is counted apart, not as handled.
+            if $0.kills != killsBefore, BadClient.isCutConnection(failure) {
+              $0.badClientRunsCutByKill += 1
+            } else {
+              $0.badClientFailures.append(failure)
+            }
           }
           turn += 1
           Thread.sleep(forTimeInterval: 0.1)
@@ -159,27 +238,62 @@ struct LoadCommand: ParsableCommand {
   }
 
   /// Waits until the server has no session open (the grace period ran out), then reads it.
+  /// A node that is starting again after a kill is waited for too.
   private func waitForAllClosed(port: Int) throws -> ServerStats {
     let deadline = Date().addingTimeInterval(60)
     while true {
-      let stats = try ServerStats.read(port: port)
-      if stats.sessions == 0 || Date() > deadline { return stats }
+      do {
+        let stats = try ServerStats.read(port: port)
+        if stats.sessions == 0 || Date() > deadline { return stats }
+      } catch {
+        if Date() > deadline { throw error }
+      }
       Thread.sleep(forTimeInterval: 0.25)
     }
   }
 }
 
-/// Polls `/stats` twice a second and keeps the highest figures.
+/// Kills one node with SIGKILL every `every` seconds until `until`, round robin over the
+/// nodes, and counts the kills.
+final class NodeKiller: Sendable {
+  private let done = DispatchSemaphore(value: 0)
+
+  init(cluster: ClusterProcess, every: Double, until: Date, recorder: LoadRecorder) {
+    let done = self.done
+    Thread.detachNewThread {
+      var next = 0
+      var when = Date().addingTimeInterval(every)
+      while when < until {
+        Thread.sleep(until: when)
+        if cluster.kill(node: next % cluster.nodeCount + 1) {
+          recorder.update { $0.kills += 1 }
+        }
+        next += 1
+        when = when.addingTimeInterval(every)
+      }
+      done.signal()
+    }
+  }
+
+  func wait() { done.wait() }
+}
+
+/// Polls every node's `/stats` twice a second and keeps the highest sums.
 final class PeakWatcher: Sendable {
   private let highest = LockedStats()
   private let done = LockedFlag()
 
-  init(port: Int) {
+  init(ports: [Int]) {
     let highest = self.highest
     let done = self.done
     Thread.detachNewThread {
       while !done.value {
-        if let stats = try? ServerStats.read(port: port) { highest.raise(to: stats) }
+        let all = ports.compactMap { try? ServerStats.read(port: $0) }
+        highest.raise(
+          to: ServerStats(
+            sessions: all.map(\.sessions).reduce(0, +),
+            liveViewModels: all.map(\.liveViewModels).reduce(0, +),
+            heapBytes: all.map(\.heapBytes).reduce(0, +)))
         Thread.sleep(forTimeInterval: 0.5)
       }
     }

@@ -12,6 +12,16 @@ final class LoadRecorder: Sendable {
     var isolationViolations: [String] = []
     var badClientRuns: [String: Int] = [:]
     var badClientFailures: [String] = []
+    /// Milliseconds from a broken socket to the whole app back, per reconnect.
+    var reconnects: [Double] = []
+    /// Gestures sent again after a reconnect (the one retry a client is allowed).
+    var retriedGestures = 0
+    /// Gestures that failed even after that retry.
+    var lostGestures = 0
+    /// Misbehaving clients whose socket a node kill cut before they could be judged.
+    var badClientRunsCutByKill = 0
+    /// Nodes killed during the run.
+    var kills = 0
   }
 
   private let state = Mutex(State())

@@ -64,12 +64,22 @@ public enum ShowcaseWebServer {
         var messages = inbound.messages(maxSize: maximumMessageSize).makeAsyncIterator()
         if await !registry.contains(id) {
           // A session this server does not hold (it lives on another node, or on one that
-          // died): with a resume key, the page's first message may rebuild it here.
-          guard await registry.resumeSigner != nil,
-            case .text(let text)? = try? await messages.next(),
+          // died): with a resume key, the page's first message may rebuild it here. A page
+          // that says nothing for 5 s is told there is no such session.
+          guard await registry.resumeSigner != nil else {
+            try await outbound.close(.unknown(4404), reason: "no such session")
+            return
+          }
+          let silence = Task {
+            try await Task.sleep(for: .seconds(5))
+            try await outbound.close(.unknown(4404), reason: "no such session")
+          }
+          let first = try? await messages.next()
+          silence.cancel()
+          guard case .text(let text)? = first,
             case .resume(let token)? = try? ClientMessage(decoding: text)
           else {
-            try await outbound.close(.unknown(4404), reason: "no such session")
+            try? await outbound.close(.unknown(4404), reason: "no such session")
             return
           }
           if let refusal = await registry.resume(id, token: token) {

@@ -26,5 +26,30 @@ extension EndToEnd {
       #expect(text.contains("view models alive: peak") && text.contains(", after 0"), "\(text)")
       #expect(text.hasSuffix("PASSED\n"), "\(text)")
     }
+
+    @Test(
+      "through HAProxy with a node killed: every session resumes, no gesture lost",
+      .enabled(if: haproxyIsInstalled, "needs haproxy"))
+    func shortClusterRunWithAKillPasses() throws {
+      let binary = try #require(loadBinary, "build it first: swift build --product showcase-load")
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = [
+        "--cluster", "3", "--kill-every", "4", "--sessions", "16", "--seconds", "6",
+        "--bad-clients", "3",
+      ]
+      let output = Pipe()
+      process.standardOutput = output
+      try process.run()
+      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0, "\(text)")
+      #expect(text.contains("sessions: 16 started, 16 completed"), "\(text)")
+      #expect(text.contains("errors: 0, isolation violations: 0"), "\(text)")
+      #expect(text.contains("nodes killed: 1 (the cluster restarted 1)"), "\(text)")
+      #expect(text.contains("lost after the retry: 0"), "\(text)")
+      #expect(text.contains("view models alive: peak") && text.contains(", after 0"), "\(text)")
+      #expect(text.hasSuffix("PASSED\n"), "\(text)")
+    }
   }
 }
