@@ -14,7 +14,36 @@ import TetherWeb
 @MainActor
 func runW1(_ bench: Bench) async {
   let scenario = "W1 one-row change on the wire"
-  let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+  let (page, message) = await oneRowChange(signer: nil, scenario: scenario)
+  let pageBytes = webSocketFrameSize(payload: page.utf8.count)
+  let messageBytes = webSocketFrameSize(payload: message.utf8.count)
+  bench.record(
+    scenario, "the Gallery page sent again", baseline: true, samples: [Double(pageBytes)],
+    unit: "bytes", note: "\(page.utf8.count) B of HTML")
+  bench.record(
+    scenario, "Tether patches", samples: [Double(messageBytes)], unit: "bytes",
+    note: "\(message.utf8.count) B of JSON + \(messageBytes - message.utf8.count) B header; "
+      + String(format: "%.2f %% of the page", 100 * Double(messageBytes) / Double(pageBytes)))
+  // Behind a cluster, the same move also carries the session's new signed resume token.
+  guard let signer = WebResumeSigner(key: "tether-bench's cluster key") else {
+    invalid("\(scenario): no signer")
+  }
+  let (_, resumable) = await oneRowChange(signer: signer, scenario: scenario)
+  guard resumable.contains("\"r\":\"") else { invalid("\(scenario): no resume token sent") }
+  let resumableBytes = webSocketFrameSize(payload: resumable.utf8.count)
+  bench.record(
+    scenario, "Tether patches + resume token", samples: [Double(resumableBytes)], unit: "bytes",
+    note: "showcase-cluster; "
+      + String(format: "%.2f %% of the page", 100 * Double(resumableBytes) / Double(pageBytes)))
+}
+
+/// A Gallery page and the one message an ArrowDown sends, on a fresh registry.
+@MainActor
+private func oneRowChange(
+  signer: WebResumeSigner?, scenario: String
+) async -> (page: String, message: String) {
+  let registry = WebSessionRegistry(
+    services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
   defer { registry.closeAll() }
   let (id, page) = await openGallery(registry, scenario: scenario)
   var sent: [String] = []
@@ -26,15 +55,7 @@ func runW1(_ bench: Bench) async {
   guard sent.count == 1, let message = sent.first, message.contains("aria-selected") else {
     invalid("\(scenario): expected one selection message, got \(sent)")
   }
-  let pageBytes = webSocketFrameSize(payload: page.utf8.count)
-  let messageBytes = webSocketFrameSize(payload: message.utf8.count)
-  bench.record(
-    scenario, "the Gallery page sent again", baseline: true, samples: [Double(pageBytes)],
-    unit: "bytes", note: "\(page.utf8.count) B of HTML")
-  bench.record(
-    scenario, "Tether patches", samples: [Double(messageBytes)], unit: "bytes",
-    note: "\(message.utf8.count) B of JSON + \(messageBytes - message.utf8.count) B header; "
-      + String(format: "%.2f %% of the page", 100 * Double(messageBytes) / Double(pageBytes)))
+  return (page, message)
 }
 
 /// W2: the heap an idle, connected session holds. Each repetition opens 200 Gallery sessions

@@ -7,10 +7,23 @@ import TetherWeb
 /// Properties:
 /// - a message that decodes re-encodes (`json`) to text that decodes to the same message;
 /// - a message that does not decode is a `WebSessionError` whose description is non-empty and
-///   short (at most 300 characters), however long the input: a log line, not an echo.
+///   short (at most 300 characters), however long the input: a log line, not an echo;
+/// - the same text as a resume token is refused (no input forges a signature), with an error.
 enum WebMessageProperties {
+  private static let signer = WebResumeSigner(key: "the fuzzer's cluster key")
+
   static func check(_ input: [UInt8]) throws(PropertyViolation) {
     let text = String(decoding: input, as: UTF8.self)
+    if let signer {
+      do {
+        let state = try signer.verify(text)
+        throw PropertyViolation("an unsigned input was accepted as a resume token: \(state)")
+      } catch let error as PropertyViolation {
+        throw error
+      } catch {
+        // Refused, as it must be.
+      }
+    }
     do {
       let message = try ClientMessage(decoding: text)
       do {

@@ -31,6 +31,9 @@ public final class WebSessionRegistry {
   /// this server resumes no session it does not hold.
   public let resumeSigner: WebResumeSigner?
   private var sessions: [String: Entry] = [:]
+  /// The last connection number given out; numbers are never reused, even across sessions
+  /// of one id (a session rebuilt from a token), so a late detach never hits a newer socket.
+  private var lastConnection = 0
 
   private struct Entry {
     let session: WebSession
@@ -107,31 +110,52 @@ public final class WebSessionRegistry {
     return .page(html: html, sessionID: id)
   }
 
-  /// Rebuilds session `id` from a page's resume token, unless this server already holds it:
-  /// the stack from the token's path through the main flow (as a deep link), then each
+  /// Makes sure session `id` is here in the state of the page's newest resume token: the
+  /// session this server holds if it shows what the token says, else one rebuilt from the
+  /// token — the stack from its path through the main flow (as a deep link), then each
   /// screen's selection and the alert. The caller then attaches the page's socket.
+  ///
+  /// A session held here may be behind the page: it served the page, and the page then went
+  /// on on another node that died. The token is what the page last showed, so it wins.
   ///
   /// - Parameters:
   ///   - id: The session the page asks for.
   ///   - token: The page's newest resume token.
-  /// - Returns: Why the token was refused, or `nil` once the session is here.
-  public func resume(_ id: String, token: String) async -> WebResumeError? {
-    if sessions[id] != nil { return nil }
-    guard let resumeSigner else { return .notEnabled }
+  /// - Returns: Whether the session was here already or rebuilt, or why the token was refused.
+  public func resume(_ id: String, token: String) async -> ResumeOutcome {
+    guard let resumeSigner else { return sessions[id] != nil ? .held : .refused(.notEnabled) }
     let state: WebResumeState
     do {
       state = try resumeSigner.verify(token)
     } catch {
-      return error
+      return .refused(error)
     }
-    guard state.sessionID == id else { return .otherSession }
-    guard sessions.count < capacity else { return .full }
+    guard state.sessionID == id else { return .refused(.otherSession) }
+    if let held = sessions[id] {
+      var current = held.session.resumeState
+      current.issuedAt = state.issuedAt
+      if current == state { return .held }
+      held.expiry?.cancel()
+      held.session.close()
+      sessions[id] = nil
+    }
+    guard sessions.count < capacity else { return .refused(.full) }
     guard case .success(let session) = await makeSession(id: id, path: state.path) else {
-      return .unknownPath
+      return .refused(.unknownPath)
     }
     session.restore(state)
     await session.settle()
-    return nil
+    return .rebuilt
+  }
+
+  /// What ``resume(_:token:)`` did.
+  public enum ResumeOutcome: Equatable, Sendable {
+    /// The session was here, showing what the token says: nothing changed.
+    case held
+    /// The session was rebuilt from the token (it was elsewhere, or here but behind).
+    case rebuilt
+    /// The token was refused; no session was made or changed.
+    case refused(WebResumeError)
   }
 
   /// A new session showing `path`, registered under `id`; or why no screen shows `path`.
@@ -175,7 +199,8 @@ public final class WebSessionRegistry {
     guard var entry = sessions[id] else { return nil }
     entry.expiry?.cancel()
     entry.expiry = nil
-    entry.connection += 1
+    lastConnection += 1
+    entry.connection = lastConnection
     sessions[id] = entry
     entry.session.attach(send, resync: resync)
     return entry.connection

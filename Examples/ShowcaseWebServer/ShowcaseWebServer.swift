@@ -62,32 +62,34 @@ public enum ShowcaseWebServer {
         let id = query["session"].map(String.init) ?? ""
         var resync = query["resync"] != nil
         var messages = inbound.messages(maxSize: maximumMessageSize).makeAsyncIterator()
-        if await !registry.contains(id) {
-          // A session this server does not hold (it lives on another node, or on one that
-          // died): with a resume key, the page's first message may rebuild it here. A page
-          // that says nothing for 5 s is told there is no such session.
-          guard await registry.resumeSigner != nil else {
-            try await outbound.close(.unknown(4404), reason: "no such session")
-            return
-          }
+        // With a resume key, a page's first message is its newest resume token: the session
+        // may live on another node, or on one that died, or be here but behind the page. A
+        // page that says nothing for 5 s is told there is no such session.
+        var early: String?
+        if await registry.resumeSigner != nil {
           let silence = Task {
             try await Task.sleep(for: .seconds(5))
             try await outbound.close(.unknown(4404), reason: "no such session")
           }
           let first = try? await messages.next()
           silence.cancel()
-          guard case .text(let text)? = first,
-            case .resume(let token)? = try? ClientMessage(decoding: text)
-          else {
+          guard case .text(let text)? = first else {
             try? await outbound.close(.unknown(4404), reason: "no such session")
             return
           }
-          if let refusal = await registry.resume(id, token: token) {
-            logger.notice("session resume refused: \(refusal)")
-            try await outbound.close(.unknown(closeCode(for: refusal)), reason: refusal.description)
-            return
+          if case .resume(let token)? = try? ClientMessage(decoding: text) {
+            switch await registry.resume(id, token: token) {
+            case .held: break
+            case .rebuilt: resync = true  // the page shows what another node last sent
+            case .refused(let refusal):
+              logger.notice("session resume refused: \(refusal)")
+              try await outbound.close(
+                .unknown(closeCode(for: refusal)), reason: refusal.description)
+              return
+            }
+          } else {
+            early = text  // a page with no token: its first gesture, handled once attached
           }
-          resync = true  // the page shows what another server last sent
         }
         let (stream, continuation) = AsyncStream.makeStream(
           of: String.self, bufferingPolicy: .bufferingNewest(256))
@@ -95,6 +97,9 @@ public enum ShowcaseWebServer {
         guard let connection else {
           try await outbound.close(.unknown(4404), reason: "no such session")
           return
+        }
+        if let early, let error = await registry.receive(id, early) {
+          logger.notice("session refused a message: \(error)")
         }
         await withThrowingTaskGroup(of: Void.self) { group in
           group.addTask {

@@ -160,6 +160,14 @@ extension EndToEnd {
           try await browser.count("\(Self.rows):nth-child(\(forSale + 2))[aria-selected=true]")
             == 1
         }
+        // A second death: whichever node the page lands on now (the one that served the
+        // page first still holds the session as it was then), the page keeps what it showed.
+        let again = try await killServingNode(cluster, browser)
+        #expect(again < 3)
+        #expect(try await path(browser) == "/gallery")
+        #expect(
+          try await browser.count("\(Self.rows):nth-child(\(forSale + 2))[aria-selected=true]")
+            == 1)
         try await browser.screenshot(to: NSTemporaryDirectory() + "cluster-resumed.png")
       }
     }

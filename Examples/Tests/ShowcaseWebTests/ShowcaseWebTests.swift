@@ -105,7 +105,9 @@ import TetherTesting
     await withLeakTracking { leaks in
       if let session = registry.session(first) { leaks.track(session) }
       registry.detach(first, connection: connection)
-      await clock.advance(by: .seconds(1))
+      // Past the deadline, not onto it: the expiry task may start sleeping only after this
+      // advance, and a test clock's sleep until exactly `now` waits for the next advance.
+      await clock.advance(by: .seconds(2))
       await expectEventually { !registry.contains(first) }
     }
     #expect(registry.count == 0)
@@ -149,7 +151,7 @@ import TetherTesting
     first.closeAll()
     let second = WebSessionRegistry(
       services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
-    #expect(await second.resume(id, token: token) == nil)
+    #expect(await second.resume(id, token: token) == .rebuilt)
     let session = try #require(second.session(id))
     #expect(session.path == "/gallery")
     let signed = try signer.verify(token)
@@ -167,9 +169,39 @@ import TetherTesting
         "r\(photos[3].id)\\\" type=\\\"button\\\" class=\\\"row\\\" role=\\\"option\\\" aria-selected"
       ))
     // Presenting it again changes nothing: the session is here now.
-    #expect(await second.resume(id, token: token) == nil)
+    let rebuilt = second.session(id)
+    #expect(await second.resume(id, token: token) == .held)
+    #expect(second.session(id) === rebuilt)
     #expect(second.count == 1)
     second.closeAll()
+  }
+
+  @Test func aSessionBehindThePageIsRebuiltFromItsNewerToken() async throws {
+    // Node A served the page; the socket went to node B, where the page moved on to a photo;
+    // B died, and the reconnect reached A, which still holds the session as it served it.
+    let signer = try #require(WebResumeSigner(key: "the cluster's shared key"))
+    let nodeA = WebSessionRegistry(
+      services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
+    guard case .page(_, let id) = await nodeA.page(for: "/gallery") else {
+      Issue.record("no Gallery page")
+      return
+    }
+    let stale = try #require(nodeA.session(id))
+    let photo = BundledPhotoService.page(1).photos.first { $0.forSale }
+    let detail = "/gallery/photo/\(try #require(photo).id)"
+    let newer = signer.sign(
+      WebResumeState(
+        sessionID: id, path: detail, selections: ["1:Gallery", "2:\(photo?.id ?? 0)", nil]))
+    #expect(await nodeA.resume(id, token: newer) == .rebuilt)
+    let session = try #require(nodeA.session(id))
+    #expect(session !== stale)
+    #expect(session.path == detail)
+    #expect(nodeA.count == 1)
+    // The old socket's late close does not detach the new one.
+    let connection = try #require(nodeA.attach(id, resync: true) { _ in })
+    nodeA.detach(id, connection: connection - 1)
+    #expect(session.isAttached)
+    nodeA.closeAll()
   }
 
   @Test func aTokenThatIsNotGoodResumesNothing() async throws {
@@ -178,14 +210,14 @@ import TetherTesting
     let registry = WebSessionRegistry(
       services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
     let state = WebResumeState(sessionID: "aaaa", path: "/courses")
-    #expect(await registry.resume("aaaa", token: stranger.sign(state)) == .badSignature)
-    #expect(await registry.resume("bbbb", token: signer.sign(state)) == .otherSession)
-    #expect(await registry.resume("aaaa", token: "not a token") == .malformed)
+    #expect(await registry.resume("aaaa", token: stranger.sign(state)) == .refused(.badSignature))
+    #expect(await registry.resume("bbbb", token: signer.sign(state)) == .refused(.otherSession))
+    #expect(await registry.resume("aaaa", token: "not a token") == .refused(.malformed))
     let nowhere = WebResumeState(sessionID: "cccc", path: "/nowhere")
-    #expect(await registry.resume("cccc", token: signer.sign(nowhere)) == .unknownPath)
+    #expect(await registry.resume("cccc", token: signer.sign(nowhere)) == .refused(.unknownPath))
     #expect(registry.count == 0, "a refused token leaves no session behind")
     let without = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
-    #expect(await without.resume("aaaa", token: signer.sign(state)) == .notEnabled)
+    #expect(await without.resume("aaaa", token: signer.sign(state)) == .refused(.notEnabled))
     #expect(ShowcaseWebServer.closeCode(for: .badSignature) == 4403)
     #expect(ShowcaseWebServer.closeCode(for: .notEnabled) == 4404)
     #expect(ShowcaseWebServer.closeCode(for: .full) == 4503)
