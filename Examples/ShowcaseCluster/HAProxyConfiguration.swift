@@ -20,7 +20,9 @@ struct HAProxyConfiguration {
 
       defaults
         mode http
-        timeout connect 1s
+        # A connection to a node that just died is refused at once; HAProxy waits up to this
+        # long before retrying it elsewhere, so keep it short on loopback.
+        timeout connect 250ms
         timeout client 1h
         timeout server 1h
         # An upgraded WebSocket is a tunnel: it may stay idle as long as its page is open.
