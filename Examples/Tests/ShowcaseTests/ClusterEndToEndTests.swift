@@ -161,10 +161,15 @@ extension EndToEnd {
             == 1
         }
         // A second death: whichever node the page lands on now (the one that served the
-        // page first still holds the session as it was then), the page keeps what it showed.
+        // page first still holds the session as it was then), the page keeps what it showed,
+        // scrolled where the reader left it.
+        let scrolled =
+          try await browser.run("window.scrollTo(0, 240); return window.scrollY;") as? Int
+        #expect(scrolled == 240, "the list is long enough to scroll")
         let again = try await killServingNode(cluster, browser)
         #expect(again < 3)
         #expect(try await path(browser) == "/gallery")
+        #expect(try await browser.run("return window.scrollY;") as? Int == scrolled)
         #expect(
           try await browser.count("\(Self.rows):nth-child(\(forSale + 2))[aria-selected=true]")
             == 1)

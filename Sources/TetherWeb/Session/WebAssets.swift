@@ -65,10 +65,10 @@ public enum WebAssets {
           history.pushState(null, "", message.path);
         }
         if (message.title) document.title = message.title;
-        // A reconnect redraws the whole app: the page stays where the reader had scrolled it.
-        if (message.p.some((patch) => patch[0] === "r" && patch[1] === "app")) {
-          window.scrollTo(0, scrollY);
-        }
+        // A reconnect redraws the whole app: the page stays where the reader had scrolled it,
+        // and focusing the selection again does not scroll it.
+        const redrawn = message.p.some((patch) => patch[0] === "r" && patch[1] === "app");
+        if (redrawn) window.scrollTo(0, scrollY);
         // Focus follows the selection unless the message names another element.
         let focus = message.focus;
         for (const patch of message.p) {
@@ -78,7 +78,7 @@ public enum WebAssets {
         }
         if (focus && !isTyping(document.activeElement)) {
           const target = document.getElementById(focus);
-          if (target && document.activeElement !== target) target.focus();
+          if (target && document.activeElement !== target) target.focus({ preventScroll: redrawn });
         }
         document.dispatchEvent(new CustomEvent("tether:applied"));
       }
