@@ -40,6 +40,9 @@ final class Cluster: Sendable {
   private let sessionGrace: Double
   private let haproxyPath: String
   private let key: String
+  /// Where HAProxy's generated configuration lives while the cluster runs.
+  private let folder = URL(filePath: NSTemporaryDirectory())
+    .appending(path: "showcase-cluster-\(ProcessInfo.processInfo.processIdentifier)")
   private let state = Mutex(State())
 
   private struct State {
@@ -103,6 +106,7 @@ final class Cluster: Sendable {
       while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
+    try? FileManager.default.removeItem(at: folder)
   }
 
   private func finish(_ status: Int32) {
@@ -195,8 +199,6 @@ final class Cluster: Sendable {
   }
 
   private func startHAProxy(_ configuration: HAProxyConfiguration) throws {
-    let folder = URL(filePath: NSTemporaryDirectory())
-      .appending(path: "showcase-cluster-\(ProcessInfo.processInfo.processIdentifier)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let file = folder.appending(path: "haproxy.cfg")
     try configuration.text.write(to: file, atomically: true, encoding: .utf8)
