@@ -1,7 +1,7 @@
 import Tether
 import TetherFlow
 
-/// Renders a ``NavigationStack`` in a terminal: the top screen's view under a title bar, and
+/// Renders a `NavigationStack` in a terminal: the top screen's view under a title bar, and
 /// the stack's alert over it. It holds no navigation state of its own: it keeps one view per
 /// screen on the stack, made by the view factory when the screen first appears and dropped
 /// when the screen leaves.

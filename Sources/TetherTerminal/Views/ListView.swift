@@ -4,7 +4,7 @@ import TetherFlow
 /// A scrolling list with a selection, bound to a property of identifiable rows.
 ///
 /// - Drawing costs O(visible rows): only the rows in the window are formatted.
-/// - When the rows change, the list applies the ``ListDiff`` to its selection: the selected row
+/// - When the rows change, the list applies the `ListDiff` to its selection: the selected row
 ///   stays selected when rows are inserted, removed or moved around it.
 /// - ↑/↓ (or k/j), PageUp/PageDown, Home/End move the selection; Enter chooses.
 @MainActor

@@ -5,7 +5,7 @@ import TetherFlow
 /// rendered to HTML inside `observe { }`. Each render is compared with what the page has, and
 /// only the difference travels, as patches.
 ///
-/// A session knows nothing of sockets: ``attach(_:)`` gives it a function that sends text, and
+/// A session knows nothing of sockets: ``attach(_:resync:)`` gives it a function that sends text, and
 /// ``receive(_:)`` takes the page's messages. Sessions never share state: each is built from
 /// its own stack, and an event can only reach the handlers of the page it rendered.
 @MainActor
