@@ -111,7 +111,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
     let session = try TerminalSession()
-    let stack = NavigationStack<ShowcaseDestination>()
+    let stack = ScreenStack<ShowcaseDestination>()
     let navigator = TerminalNavigator(stack: stack) { screen in
       ShowcaseViews.makeView(for: screen, tick: session.tick)
     }

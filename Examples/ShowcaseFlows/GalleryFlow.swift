@@ -32,7 +32,7 @@ public final class GalleryFlow: FlowController {
     }
     .store(in: lifetime)
     list.alert.observe { [weak navigator] alert in
-      navigator?.present(Alert(title: alert.title, message: alert.message))
+      navigator?.present(ScreenAlert(title: alert.title, message: alert.message))
     }
     .store(in: lifetime)
     return Screen(.photoList(list), title: list.title, path: ["gallery"], owner: self)

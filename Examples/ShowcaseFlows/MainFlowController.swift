@@ -63,7 +63,7 @@ public final class MainFlowController: FlowController {
       return nil
     } catch {
       navigator.present(
-        Alert(title: "Page not found", message: "\(path): \(error.description)"))
+        ScreenAlert(title: "Page not found", message: "\(path): \(error.description)"))
       return error
     }
   }

@@ -161,7 +161,7 @@ public final class WebSessionRegistry {
   /// A new session showing `path`, registered under `id`; or why no screen shows `path`.
   /// Two pages racing to resume one session both end up with the first one made.
   private func makeSession(id: String, path: String) async -> Result<WebSession, NavigationError> {
-    let stack = NavigationStack<ShowcaseDestination>()
+    let stack = ScreenStack<ShowcaseDestination>()
     let main = MainFlowController(services: services)
     if let error = await main.open(ScreenPath(parsing: path), on: stack) {
       return .failure(error)

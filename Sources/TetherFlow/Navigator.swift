@@ -1,6 +1,6 @@
 /// What flows ask of navigation: push, pop and present, for one app's `Destination` type.
 ///
-/// ``NavigationStack`` is the implementation every view layer renders; `RecordingNavigator`
+/// ``ScreenStack`` is the implementation every view layer renders; `RecordingNavigator`
 /// (TetherTesting) records the requests on top of one, so tests can assert navigation without
 /// any UI.
 @MainActor
@@ -15,7 +15,7 @@ public protocol Navigator<Destination>: AnyObject {
   /// Removes the top screen (never the root).
   func pop()
   /// Shows `alert` over the current screen, replacing any alert shown.
-  func present(_ alert: Alert)
+  func present(_ alert: ScreenAlert)
   /// Dismisses the presented alert, if any.
   func dismissAlert()
 }

@@ -1,6 +1,6 @@
 import Tether
 
-/// One view per screen on a ``NavigationStack``, for a view layer: made when the screen is
+/// One view per screen on a ``ScreenStack``, for a view layer: made when the screen is
 /// first shown (then `appeared` is called once), kept while the screen is on the stack, and
 /// dropped when it leaves. The terminal and the web layer both render through one.
 @MainActor
@@ -17,7 +17,7 @@ public final class ScreenViewCache<View> {
   ///   - make: The view for a screen: a switch over the app's destinations.
   ///   - appeared: Called once with each new view, after it is made.
   public init<Destination>(
-    stack: NavigationStack<Destination>,
+    stack: ScreenStack<Destination>,
     make: @escaping @MainActor (Screen<Destination>) -> View,
     appeared: @escaping @MainActor (View) -> Void
   ) {

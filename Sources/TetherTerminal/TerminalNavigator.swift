@@ -1,7 +1,7 @@
 import Tether
 import TetherFlow
 
-/// Renders a `NavigationStack` in a terminal: the top screen's view under a title bar, and
+/// Renders a `ScreenStack` in a terminal: the top screen's view under a title bar, and
 /// the stack's alert over it. It holds no navigation state of its own: it keeps one view per
 /// screen on the stack, made by the view factory when the screen first appears and dropped
 /// when the screen leaves.
@@ -26,7 +26,7 @@ public final class TerminalNavigator {
   ///   - stack: The navigation state to render.
   ///   - makeView: Builds the view for a screen; a switch over the app's destinations.
   public init<Destination>(
-    stack: NavigationStack<Destination>,
+    stack: ScreenStack<Destination>,
     makeView: @escaping @MainActor (Screen<Destination>) -> any TerminalView
   ) {
     self.stack = StackAdapter(stack: stack)
@@ -85,22 +85,22 @@ public final class TerminalNavigator {
 
 }
 
-/// The parts of a `NavigationStack<Destination>` the terminal needs, without its type
+/// The parts of a `ScreenStack<Destination>` the terminal needs, without its type
 /// parameter.
 @MainActor
 private protocol TerminalStack {
   var titles: [String] { get }
-  var alert: Alert? { get }
+  var alert: ScreenAlert? { get }
   func pop()
   func dismissAlert()
 }
 
 @MainActor
 private struct StackAdapter<Destination>: TerminalStack {
-  let stack: NavigationStack<Destination>
+  let stack: ScreenStack<Destination>
 
   var titles: [String] { stack.screens.value.map(\.title) }
-  var alert: Alert? { stack.alert.value }
+  var alert: ScreenAlert? { stack.alert.value }
 
   func pop() { stack.pop() }
   func dismissAlert() { stack.dismissAlert() }

@@ -1,7 +1,7 @@
 import Testing
 import TetherFlow
 
-/// A ``Navigator`` that records what flows ask of it, on top of a real ``NavigationStack``:
+/// A ``Navigator`` that records what flows ask of it, on top of a real ``ScreenStack``:
 ///
 /// ```swift
 /// let navigator = RecordingNavigator<ShowcaseDestination>()
@@ -24,7 +24,7 @@ public final class RecordingNavigator<Destination>: Navigator {
     /// `pop`.
     case pop
     /// `present` with the alert.
-    case present(Alert)
+    case present(ScreenAlert)
     /// `dismissAlert`.
     case dismissAlert
 
@@ -41,14 +41,14 @@ public final class RecordingNavigator<Destination>: Navigator {
   }
 
   /// The state the requests built: what a view layer would render.
-  public let stack: NavigationStack<Destination>
+  public let stack: ScreenStack<Destination>
   /// Every request, oldest first.
   public private(set) var events: [Event] = []
 
   /// Creates a navigator over `stack`.
   ///
   /// - Parameter stack: The stack requests go on to; a new one by default.
-  public init(stack: NavigationStack<Destination> = NavigationStack()) {
+  public init(stack: ScreenStack<Destination> = ScreenStack()) {
     self.stack = stack
   }
 
@@ -57,7 +57,7 @@ public final class RecordingNavigator<Destination>: Navigator {
   /// The screen on top, if any.
   public var topScreen: Screen<Destination>? { stack.topScreen }
   /// The alert shown, if any.
-  public var alert: Alert? { stack.alert.value }
+  public var alert: ScreenAlert? { stack.alert.value }
   /// The stack's path as text, such as `/gallery/photo/230200335`.
   public var path: String { stack.path.value.description }
 
@@ -80,7 +80,7 @@ public final class RecordingNavigator<Destination>: Navigator {
   }
 
   /// Records the request and shows `alert`.
-  public func present(_ alert: Alert) {
+  public func present(_ alert: ScreenAlert) {
     events.append(.present(alert))
     stack.present(alert)
   }

@@ -92,8 +92,8 @@ private struct Item: Identifiable, Equatable {
 @Suite struct TerminalNavigatorTests {
   final class Model {}
 
-  private func navigator() -> (NavigationStack<Model>, TerminalNavigator) {
-    let stack = NavigationStack<Model>()
+  private func navigator() -> (ScreenStack<Model>, TerminalNavigator) {
+    let stack = ScreenStack<Model>()
     return (stack, TerminalNavigator(stack: stack) { screen in Label("body of \(screen.title)") })
   }
 
@@ -126,7 +126,7 @@ private struct Item: Identifiable, Equatable {
       func draw(in canvas: inout Canvas, frame: Rect) {}
       func didAppear() { appearances += 1 }
     }
-    let stack = NavigationStack<Model>()
+    let stack = ScreenStack<Model>()
     var made: [String: Probe] = [:]
     let navigator = TerminalNavigator(stack: stack) { screen in
       let probe = Probe()
@@ -150,7 +150,7 @@ private struct Item: Identifiable, Equatable {
     var quit: TerminalExit?
     navigator.onQuit = { quit = $0 }
     stack.setRoot(Screen(Model(), title: "Home"))
-    stack.present(Alert(title: "Not for sale", message: "This item is not for sale"))
+    stack.present(ScreenAlert(title: "Not for sale", message: "This item is not for sale"))
     let text = navigator.render(width: 60, height: 12).text
     #expect(text.contains("Not for sale"))
     #expect(text.contains("This item is not for sale"))
@@ -168,7 +168,7 @@ private struct Item: Identifiable, Equatable {
     var quit: TerminalExit?
     navigator.onQuit = { quit = $0 }
     stack.setRoot(Screen(Model(), title: "Home"))
-    stack.present(Alert(title: "Not for sale", message: "This item is not for sale"))
+    stack.present(ScreenAlert(title: "Not for sale", message: "This item is not for sale"))
     navigator.handle(.control("c"))
     #expect(quit == .interrupted)
     #expect(quit?.status == 130)
@@ -179,7 +179,7 @@ private struct Item: Identifiable, Equatable {
   @Test func tinyTerminalsDrawWhatFits() {
     let (stack, navigator) = navigator()
     stack.setRoot(Screen(Model(), title: "单诗涵 国家大剧院 北京"))
-    stack.present(Alert(title: "A", message: "B"))
+    stack.present(ScreenAlert(title: "A", message: "B"))
     // A wide title is cut with "…", never split in half; the open alert wins the screen.
     let expected: [(width: Int, height: Int, text: String)] = [
       (0, 0, ""),

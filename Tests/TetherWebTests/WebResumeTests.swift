@@ -59,9 +59,10 @@ private func hex(_ bytes: [UInt8]) -> String {
 @Suite struct WebResumeSignerTests {
   let state = WebResumeState(
     sessionID: "0123abcd", path: "/gallery/photo/7", selections: ["2:7", nil],
-    alert: Alert(
+    alert: ScreenAlert(
       title: "Sure?", message: "Really \"sure\" </script>",
-      buttons: [Alert.Button("No", role: .cancel), Alert.Button("Yes", role: .confirm)]))
+      buttons: [ScreenAlert.Button("No", role: .cancel), ScreenAlert.Button("Yes", role: .confirm)])
+  )
   let now = Date(timeIntervalSince1970: 1_800_000_000)
 
   @Test func aSignedStateComesBackWhole() throws {

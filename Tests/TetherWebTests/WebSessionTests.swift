@@ -33,7 +33,7 @@ enum FruitDestination {
 
 @MainActor
 final class FruitApp {
-  let stack = NavigationStack<FruitDestination>()
+  let stack = ScreenStack<FruitDestination>()
   let list = FruitList()
   private let lifetime = Lifetime()
 
@@ -41,7 +41,7 @@ final class FruitApp {
     stack.setRoot(Screen(.list(list), title: "Fruit"))
     list.chosen.output.observe { [weak stack] fruit in
       if fruit.name == "Cherry" {
-        stack?.present(Alert(title: "Sold out", message: "No cherries today"))
+        stack?.present(ScreenAlert(title: "Sold out", message: "No cherries today"))
       } else {
         stack?.push(Screen(.fruit(fruit), title: fruit.name, path: ["fruit", "\(fruit.id)"]))
       }

@@ -10,7 +10,7 @@ import Testing
 import TetherFlow
 import TetherTesting
 
-/// Every route of every app, driven through view-model inputs on a `NavigationStack` (via the
+/// Every route of every app, driven through view-model inputs on a `ScreenStack` (via the
 /// recording navigator), with no view layer.
 @MainActor
 private func showcase(
@@ -131,7 +131,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     await list.viewDidLoad()
     navigator.clearEvents()
     list.userSelected(row: try notForSalePhoto().index)
-    let alert = Alert(title: "Not for sale", message: "This item is not for sale")
+    let alert = ScreenAlert(title: "Not for sale", message: "This item is not for sale")
     navigator.assertEvents([.present(alert)])
     #expect(navigator.alert?.buttons == [.ok])
     #expect(navigator.path == "/gallery")
@@ -228,7 +228,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     async throws
   {
     try await withLeakTracking { leaks in
-      let stack = leaks.track(NavigationStack<ShowcaseDestination>())
+      let stack = leaks.track(ScreenStack<ShowcaseDestination>())
       let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
       let error = await main.open(ScreenPath(parsing: path), on: stack)
       #expect(error == nil)
@@ -246,7 +246,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
   }
 
   @Test func backFromADeepLinkWalksUpThePath() async {
-    let stack = NavigationStack<ShowcaseDestination>()
+    let stack = ScreenStack<ShowcaseDestination>()
     let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
     await main.open(ScreenPath(parsing: "/courses/course/2"), on: stack)
     stack.pop()
@@ -271,29 +271,30 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
   func anUnknownOrStalePathLandsOnTheNearestScreenWithAClearMessage(
     path: String, landing: String, reason: String
   ) async {
-    let stack = NavigationStack<ShowcaseDestination>()
+    let stack = ScreenStack<ShowcaseDestination>()
     let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
     let error = await main.open(ScreenPath(parsing: path), on: stack)
     #expect(error?.description == reason)
     #expect(stack.path.value.description == landing)
     #expect(
-      stack.alert.value == Alert(title: "Page not found", message: "\(path): \(reason)"))
+      stack.alert.value == ScreenAlert(title: "Page not found", message: "\(path): \(reason)"))
   }
 
   @Test func aDeepLinkToAPhotoNotForSaleShowsTheListAndItsAlert() async {
-    let stack = NavigationStack<ShowcaseDestination>()
+    let stack = ScreenStack<ShowcaseDestination>()
     let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
     let error = await main.open(
       ScreenPath(["gallery", "photo", "\(Self.photoIDs.notForSale)"]), on: stack)
     #expect(error == nil)
     #expect(stack.path.value.description == "/gallery")
-    #expect(stack.alert.value == Alert(title: "Not for sale", message: "This item is not for sale"))
+    #expect(
+      stack.alert.value == ScreenAlert(title: "Not for sale", message: "This item is not for sale"))
   }
 
   @Test func aPhotoThatCannotLoadSaysWhy() async {
     var services = ShowcaseServices.bundled(thumbnailDelay: .zero)
     services.photos = FailingPhotos()
-    let stack = NavigationStack<ShowcaseDestination>()
+    let stack = ScreenStack<ShowcaseDestination>()
     let error = await MainFlowController(services: services)
       .open(ScreenPath(parsing: "/gallery/photo/230200400"), on: stack)
     #expect(
@@ -308,7 +309,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     }
     var services = ShowcaseServices.bundled(thumbnailDelay: .zero)
     services.courses = Offline()
-    let stack = NavigationStack<ShowcaseDestination>()
+    let stack = ScreenStack<ShowcaseDestination>()
     let error = await MainFlowController(services: services)
       .open(ScreenPath(parsing: "/courses/course/2"), on: stack)
     #expect(error?.description == "Courses could not be loaded: No Network")
@@ -317,7 +318,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
   }
 
   @Test func openingAgainReplacesTheWholeStack() async {
-    let stack = NavigationStack<ShowcaseDestination>()
+    let stack = ScreenStack<ShowcaseDestination>()
     let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
     await main.open(ScreenPath(parsing: "/nowhere"), on: stack)
     await main.open(ScreenPath(parsing: "/entry"), on: stack)

@@ -58,7 +58,7 @@ func eventually(_ condition: () -> Bool) async -> Bool {
     for mode in Self.modes {
       let faults = FaultSwitch(FaultInjection(failRate: 1, mode: mode))
       try await withShowcaseServer(faults: faults) { url in
-        let stack = NavigationStack<ShowcaseDestination>()
+        let stack = ScreenStack<ShowcaseDestination>()
         let tick = MutableProperty(0)
         let navigator = TerminalNavigator(stack: stack) { screen in
           ShowcaseViews.makeView(for: screen, tick: tick)
@@ -85,7 +85,7 @@ func eventually(_ condition: () -> Bool) async -> Bool {
     for mode in Self.modes {
       let faults = FaultSwitch(FaultInjection(failRate: 1, mode: mode))
       try await withShowcaseServer(faults: faults) { url in
-        let stack = NavigationStack<ShowcaseDestination>()
+        let stack = ScreenStack<ShowcaseDestination>()
         let flow = MainFlowController(services: .http(baseURL: url, timeout: .seconds(5)))
         _ = await flow.open(ScreenPath(parsing: app.path), on: stack)
         let session = WebSession(

@@ -40,7 +40,7 @@ struct FailingPhotoService: PhotoService {
 /// The terminal app without a terminal: the navigation stack and the navigator rendering it.
 @MainActor
 struct TerminalApp {
-  let stack: NavigationStack<ShowcaseDestination>
+  let stack: ScreenStack<ShowcaseDestination>
   let navigator: TerminalNavigator
 
   var topScreen: ShowcaseScreen? { stack.topScreen }
@@ -63,7 +63,7 @@ struct TerminalApp {
 
   private func app(_ services: ShowcaseServices = Self.services) -> TerminalApp {
     let tick = self.tick
-    let stack = NavigationStack<ShowcaseDestination>()
+    let stack = ScreenStack<ShowcaseDestination>()
     let navigator = TerminalNavigator(stack: stack) { screen in
       ShowcaseViews.makeView(for: screen, tick: tick)
     }

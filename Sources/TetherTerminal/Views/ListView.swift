@@ -147,12 +147,12 @@ public final class ListView<Row: Identifiable & Equatable>: TerminalView {
 /// A modal box with a title, a message and a dismiss hint, drawn over the screen.
 @MainActor
 public final class AlertBox {
-  private let alert: Alert
+  private let alert: ScreenAlert
 
   /// Creates a box.
   ///
   /// - Parameter alert: The alert to draw.
-  public init(_ alert: Alert) {
+  public init(_ alert: ScreenAlert) {
     self.alert = alert
   }
 

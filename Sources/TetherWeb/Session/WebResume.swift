@@ -16,7 +16,7 @@ public struct WebResumeState: Equatable, Sendable {
   /// Each screen's ``WebView/restorationKey``, bottom to top (`nil` for a screen with none).
   public var selections: [String?]
   /// The alert on screen, if any.
-  public var alert: Alert?
+  public var alert: ScreenAlert?
   /// When the state was signed, in whole seconds since 1970.
   public var issuedAt: Int
 
@@ -29,7 +29,7 @@ public struct WebResumeState: Equatable, Sendable {
   ///   - alert: The alert on screen.
   ///   - issuedAt: When it was signed, in seconds since 1970.
   public init(
-    sessionID: String, path: String, selections: [String?] = [], alert: Alert? = nil,
+    sessionID: String, path: String, selections: [String?] = [], alert: ScreenAlert? = nil,
     issuedAt: Int = 0
   ) {
     self.sessionID = sessionID
@@ -180,14 +180,14 @@ public struct WebResumeSigner: Sendable {
     }
 
     var state: WebResumeState? {
-      var alert: Alert?
+      var alert: ScreenAlert?
       if let a {
-        var buttons: [Alert.Button] = []
+        var buttons: [ScreenAlert.Button] = []
         for button in a.b {
           guard let role = Self.role(named: button.r) else { return nil }
-          buttons.append(Alert.Button(button.t, role: role))
+          buttons.append(ScreenAlert.Button(button.t, role: role))
         }
-        alert = Alert(title: a.t, message: a.m, buttons: buttons)
+        alert = ScreenAlert(title: a.t, message: a.m, buttons: buttons)
       }
       return WebResumeState(sessionID: i, path: p, selections: s, alert: alert, issuedAt: at)
     }
@@ -199,7 +199,7 @@ public struct WebResumeSigner: Sendable {
       return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    static func name(of role: Alert.Button.Role) -> String {
+    static func name(of role: ScreenAlert.Button.Role) -> String {
       switch role {
       case .acknowledge: "acknowledge"
       case .cancel: "cancel"
@@ -207,7 +207,7 @@ public struct WebResumeSigner: Sendable {
       }
     }
 
-    static func role(named name: String) -> Alert.Button.Role? {
+    static func role(named name: String) -> ScreenAlert.Button.Role? {
       switch name {
       case "acknowledge": .acknowledge
       case "cancel": .cancel

@@ -1,7 +1,7 @@
 import Tether
 import TetherFlow
 
-/// One browser tab's app: its own `NavigationStack` (and through it its flows and view models),
+/// One browser tab's app: its own `ScreenStack` (and through it its flows and view models),
 /// rendered to HTML inside `observe { }`. Each render is compared with what the page has, and
 /// only the difference travels, as patches.
 ///
@@ -42,7 +42,7 @@ public final class WebSession {
   ///   - open: Rebuilds the stack from a path (the main flow's deep-link entry).
   ///   - makeView: The web view for a screen: a switch over the app's destinations.
   public init<Destination>(
-    id: String, stack: NavigationStack<Destination>, appTitle: String,
+    id: String, stack: ScreenStack<Destination>, appTitle: String,
     resumeSigner: WebResumeSigner? = nil,
     open: @escaping @MainActor (ScreenPath) async -> Void,
     makeView: @escaping @MainActor (Screen<Destination>) -> any WebView
@@ -301,29 +301,29 @@ public final class WebSession {
 
 }
 
-/// The parts of a `NavigationStack<Destination>` a session needs, without its type parameter.
+/// The parts of a `ScreenStack<Destination>` a session needs, without its type parameter.
 @MainActor
 private protocol WebStack {
   var titles: [String] { get }
-  var alert: Alert? { get }
+  var alert: ScreenAlert? { get }
   var path: ScreenPath { get }
   func depth(of path: ScreenPath) -> Int?
   func pop(toDepth depth: Int)
   func dismissAlert()
-  func present(_ alert: Alert)
+  func present(_ alert: ScreenAlert)
   func release()
 }
 
 @MainActor
 private final class WebStackAdapter<Destination>: WebStack {
-  private var stack: NavigationStack<Destination>?
+  private var stack: ScreenStack<Destination>?
 
-  init(stack: NavigationStack<Destination>) {
+  init(stack: ScreenStack<Destination>) {
     self.stack = stack
   }
 
   var titles: [String] { stack?.screens.value.map(\.title) ?? [] }
-  var alert: Alert? { stack?.alert.value }
+  var alert: ScreenAlert? { stack?.alert.value }
   var path: ScreenPath { stack?.path.value ?? ScreenPath() }
 
   /// How many screens show `path` exactly, if the stack's path starts with it.
@@ -339,6 +339,6 @@ private final class WebStackAdapter<Destination>: WebStack {
 
   func pop(toDepth depth: Int) { stack?.pop(toDepth: depth) }
   func dismissAlert() { stack?.dismissAlert() }
-  func present(_ alert: Alert) { stack?.present(alert) }
+  func present(_ alert: ScreenAlert) { stack?.present(alert) }
   func release() { stack = nil }
 }

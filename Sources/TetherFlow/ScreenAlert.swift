@@ -1,6 +1,6 @@
 /// A modal alert as a value: a title, a message and its buttons. Flows build alerts from typed
 /// view-model outputs; no view or flow compares message strings.
-public struct Alert: Equatable, Hashable, Sendable, CustomStringConvertible {
+public struct ScreenAlert: Equatable, Hashable, Sendable, CustomStringConvertible {
   /// One button of an alert.
   public struct Button: Equatable, Hashable, Sendable {
     /// What pressing the button means.

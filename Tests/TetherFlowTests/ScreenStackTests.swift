@@ -15,9 +15,9 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
 }
 
 @MainActor
-@Suite struct NavigationStackTests {
+@Suite struct ScreenStackTests {
   @Test func pushAndPopChangeTheScreensAndThePath() {
-    let stack = NavigationStack<Model>()
+    let stack = ScreenStack<Model>()
     let titles = stack.screens.map { $0.map(\.title) }.record()
     let paths = stack.path.map(\.description).record()
     stack.setRoot(screen("Home"))
@@ -33,7 +33,7 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
   }
 
   @Test func theRootIsNeverPopped() {
-    let stack = NavigationStack<Model>()
+    let stack = ScreenStack<Model>()
     stack.pop()
     #expect(stack.screens.value.isEmpty)
     stack.setRoot(screen("Home"))
@@ -45,7 +45,7 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
   }
 
   @Test func popToDepthRemovesSeveralScreensInOneChange() {
-    let stack = NavigationStack<Model>()
+    let stack = ScreenStack<Model>()
     stack.setRoot(screen("Home"))
     for name in ["A", "B", "C"] { stack.push(screen(name, path: [name.lowercased()])) }
     let changes = stack.screens.changes.record()
@@ -57,11 +57,11 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
   }
 
   @Test func alertsArePresentedReplacedAndDismissed() {
-    let stack = NavigationStack<Model>()
+    let stack = ScreenStack<Model>()
     stack.setRoot(screen("Home"))
     let alerts = stack.alert.record()
-    let first = Alert(title: "Not for sale", message: "“Sunset” is not for sale.")
-    let second = Alert(
+    let first = ScreenAlert(title: "Not for sale", message: "“Sunset” is not for sale.")
+    let second = ScreenAlert(
       title: "Discard?", message: "Changes will be lost.",
       buttons: [.init("Cancel", role: .cancel), .init("Discard", role: .confirm)])
     stack.present(first)
@@ -71,19 +71,19 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
     stack.dismissAlert()
     #expect(alerts.values == [nil, first, second, nil])
     #expect(first.buttons == [.ok] && first.escapeButton == .ok)
-    #expect(Alert(title: "T", message: "M", buttons: []).buttons == [.ok])
+    #expect(ScreenAlert(title: "T", message: "M", buttons: []).buttons == [.ok])
   }
 
   @Test func settingARootDismissesTheAlert() {
-    let stack = NavigationStack<Model>()
+    let stack = ScreenStack<Model>()
     stack.setRoot(screen("Home"))
-    stack.present(Alert(title: "T", message: "M"))
+    stack.present(ScreenAlert(title: "T", message: "M"))
     stack.setRoot(screen("Other"))
     #expect(stack.alert.value == nil)
   }
 
   @Test func poppedScreensAndTheirOwnersAreReleased() async {
-    let stack = NavigationStack<Model>()
+    let stack = ScreenStack<Model>()
     stack.setRoot(screen("Home"))
     await withLeakTracking { leaks in
       let flow = leaks.track(Model("flow"))
@@ -103,12 +103,12 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
     let navigator = RecordingNavigator<Model>()
     navigator.setRoot(screen("Home"))
     navigator.push(screen("Courses", path: ["courses"]))
-    navigator.present(Alert(title: "T", message: "M"))
+    navigator.present(ScreenAlert(title: "T", message: "M"))
     navigator.dismissAlert()
     navigator.pop()
     navigator.pop()
     navigator.assertEvents([
-      .setRoot("Home"), .push("Courses"), .present(Alert(title: "T", message: "M")),
+      .setRoot("Home"), .push("Courses"), .present(ScreenAlert(title: "T", message: "M")),
       .dismissAlert, .pop, .pop,
     ])
     #expect(navigator.stack.screens.value.map(\.title) == ["Home"])
@@ -165,7 +165,7 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
   }
 
   @Test func oneViewPerScreenMadeOnceAppearingOnceAndDroppedWhenItLeaves() async {
-    let stack = NavigationStack<Model>()
+    let stack = ScreenStack<Model>()
     var made: [String] = []
     let cache = ScreenViewCache<View>(
       stack: stack,
@@ -176,7 +176,7 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
       appeared: { $0.appearances += 1 })
     stack.setRoot(screen("Home"))
     stack.push(screen("Detail"))
-    stack.present(Alert(title: "T", message: "M"))  // no screen change: nothing made
+    stack.present(ScreenAlert(title: "T", message: "M"))  // no screen change: nothing made
     #expect(made == ["Home", "Detail"])
     #expect(cache.topView?.title == "Detail")
     #expect(cache.topView?.appearances == 1)

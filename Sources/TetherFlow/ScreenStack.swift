@@ -4,7 +4,7 @@ import Tether
 /// them. Flows change it through ``Navigator``; every view layer only renders it.
 ///
 /// ```swift
-/// let stack = NavigationStack<ShowcaseDestination>()
+/// let stack = ScreenStack<ShowcaseDestination>()
 /// MainFlowController(services: .bundled()).startFlow(on: stack)
 /// observe { render(stack.screens.value.last, stack.alert.value) }.store(in: lifetime)
 /// ```
@@ -12,14 +12,14 @@ import Tether
 /// The root is never popped. Setting a new root or popping releases the screens removed (and
 /// the flows they own) at once.
 @MainActor
-public final class NavigationStack<Destination>: Navigator {
+public final class ScreenStack<Destination>: Navigator {
   private let _screens = MutableProperty<[Screen<Destination>]>([])
-  private let _alert = MutableProperty<Alert?>(nil)
+  private let _alert = MutableProperty<ScreenAlert?>(nil)
 
   /// The screens shown, root first.
   public var screens: Property<[Screen<Destination>]> { _screens }
   /// The alert shown over the top screen, if any.
-  public var alert: Property<Alert?> { _alert }
+  public var alert: Property<ScreenAlert?> { _alert }
   /// The stack's path, such as `/gallery/photo/230200335`, built from the screens' path
   /// components; `/` for the root alone.
   public let path: Property<ScreenPath>
@@ -61,7 +61,7 @@ public final class NavigationStack<Destination>: Navigator {
   }
 
   /// Shows `alert`, replacing any alert shown.
-  public func present(_ alert: Alert) {
+  public func present(_ alert: ScreenAlert) {
     _alert.value = alert
   }
 
