@@ -207,7 +207,7 @@ let package = Package(
     .executableTarget(
       name: "showcase-load",
       dependencies: [
-        "Gallery",
+        "Gallery", "ShowcaseWeb",
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -274,7 +274,8 @@ let package = Package(
     .testTarget(
       name: "ShowcaseTests",
       dependencies: [
-        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseTestSupport", "ShowcaseBrowser", "Gallery",
+        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWeb", "ShowcaseTestSupport", "ShowcaseBrowser",
+        "Gallery",
         "Courses", "Profile",
         "Articles", "Entry",
         "ExampleSupport",

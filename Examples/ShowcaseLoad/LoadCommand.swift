@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShowcaseWeb
 
 #if canImport(Glibc)
   import Glibc
@@ -120,14 +121,14 @@ struct LoadCommand: ParsableCommand {
     let state = recorder.snapshot
 
     let mib = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
-    let growths = zip(baselines, afters).map { $1.heapBytes - $0.heapBytes }
+    let growths = zip(baselines, afters).map { $1.heap - $0.heap }
     let badRuns = BadClient.allCases.map {
       "\(state.badClientRuns[$0.rawValue] ?? 0) \($0.rawValue)"
     }
     let memory = zip(baselines, afters).enumerated().map { index, pair in
-      let growth = pair.1.heapBytes - pair.0.heapBytes
+      let growth = pair.1.heap - pair.0.heap
       return (nodePorts.count > 1 ? "node \(index + 1): " : "")
-        + "before \(mib(pair.0.heapBytes)), after \(mib(pair.1.heapBytes)) "
+        + "before \(mib(pair.0.heap)), after \(mib(pair.1.heap)) "
         + "(\(growth >= 0 ? "+" : "")\(growth / 1024) KiB)"
     }
     print(
@@ -144,7 +145,7 @@ struct LoadCommand: ParsableCommand {
       \(state.badClientRunsCutByKill); the server refused \
       \(target.logLines(containing: "refused a message")) messages and logged \
       \(target.logLines(containing: "socket ended")) broken sockets
-      memory (heap in use): \(memory.joined(separator: "; ")); peak \(mib(highest.heapBytes)) \
+      memory (heap in use): \(memory.joined(separator: "; ")); peak \(mib(highest.heap)) \
       over all nodes
       sessions open: peak \(highest.sessions), after \(afters.map(\.sessions).reduce(0, +)); \
       view models alive: peak \(highest.liveViewModels), after \
@@ -239,11 +240,11 @@ struct LoadCommand: ParsableCommand {
 
   /// Waits until the server has no session open (the grace period ran out), then reads it.
   /// A node that is starting again after a kill is waited for too.
-  private func waitForAllClosed(port: Int) throws -> ServerStats {
+  private func waitForAllClosed(port: Int) throws -> WebServerStats {
     let deadline = Date().addingTimeInterval(60)
     while true {
       do {
-        let stats = try ServerStats.read(port: port)
+        let stats = try WebServerStats.read(port: port)
         if stats.sessions == 0 || Date() > deadline { return stats }
       } catch {
         if Date() > deadline { throw error }
@@ -288,18 +289,19 @@ final class PeakWatcher: Sendable {
     let done = self.done
     Thread.detachNewThread {
       while !done.value {
-        let all = ports.compactMap { try? ServerStats.read(port: $0) }
+        let all = ports.compactMap { try? WebServerStats.read(port: $0) }
         highest.raise(
-          to: ServerStats(
+          to: WebServerStats(
             sessions: all.map(\.sessions).reduce(0, +),
+            connected: all.map(\.connected).reduce(0, +),
             liveViewModels: all.map(\.liveViewModels).reduce(0, +),
-            heapBytes: all.map(\.heapBytes).reduce(0, +)))
+            heapBytes: all.map(\.heap).reduce(0, +)))
         Thread.sleep(forTimeInterval: 0.5)
       }
     }
   }
 
-  func stop() -> ServerStats {
+  func stop() -> WebServerStats {
     done.set()
     return highest.value
   }

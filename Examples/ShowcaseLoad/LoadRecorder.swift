@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseWeb
 import Synchronization
 
 /// What every client of a load run saw, gathered from their threads.
@@ -33,23 +34,18 @@ final class LoadRecorder: Sendable {
   var snapshot: State { state.withLock { $0 } }
 }
 
-/// One `/stats` reading.
-struct ServerStats: Sendable {
-  var sessions: Int
-  var liveViewModels: Int
-  var heapBytes: Int
-
-  /// Reads `/stats` from the server on `port`.
-  static func read(port: Int) throws -> ServerStats {
+extension WebServerStats {
+  /// Reads `/stats` from the server on `port`; a server that cannot measure its heap fails
+  /// the read (the load run checks the heap).
+  static func read(port: Int) throws -> WebServerStats {
     let (status, body) = try Connection(port: port).get("/stats", port: port)
-    guard status == 200,
-      let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
-      let sessions = object["sessions"] as? Int,
-      let viewModels = object["liveViewModels"] as? Int,
-      let heap = object["heapBytes"] as? Int
+    guard status == 200, let stats = try? WebServerStats(json: body), stats.heapBytes != nil
     else { throw ConnectionError("unexpected /stats answer \(status): \(body.prefix(120))") }
-    return ServerStats(sessions: sessions, liveViewModels: viewModels, heapBytes: heap)
+    return stats
   }
+
+  /// The heap in use, 0 if unknown (``read(port:)`` refuses that).
+  var heap: Int { heapBytes ?? 0 }
 }
 
 /// The `p`-th percentile (0...100) of `values`, nearest rank.

@@ -1,17 +1,20 @@
 import Foundation
+import ShowcaseWeb
 import Synchronization
 
 /// The highest `/stats` figures seen, from the watcher's thread.
 final class LockedStats: Sendable {
-  private let stats = Mutex(ServerStats(sessions: 0, liveViewModels: 0, heapBytes: 0))
-  func raise(to new: ServerStats) {
+  private let stats = Mutex(
+    WebServerStats(sessions: 0, connected: 0, liveViewModels: 0, heapBytes: 0))
+  func raise(to new: WebServerStats) {
     stats.withLock {
       $0.sessions = max($0.sessions, new.sessions)
+      $0.connected = max($0.connected, new.connected)
       $0.liveViewModels = max($0.liveViewModels, new.liveViewModels)
-      $0.heapBytes = max($0.heapBytes, new.heapBytes)
+      $0.heapBytes = max($0.heap, new.heap)
     }
   }
-  var value: ServerStats { stats.withLock { $0 } }
+  var value: WebServerStats { stats.withLock { $0 } }
 }
 
 /// A flag set once, read from another thread.

@@ -16,7 +16,7 @@ public enum ShowcaseWebServer {
   public static let maximumMessageSize = 16 * 1024
 
   /// The router: `GET /tether.js`, `/tether.css`, `/images/photos/<id>.png`, `/health`,
-  /// `/stats` (`{"sessions": N, "connected": C, "liveViewModels": V, "heapBytes": B}`), the
+  /// `/stats` (a ``WebServerStats``), the
   /// socket at `/ws`, and a page for every other path.
   public static func makeRouter(
     registry: WebSessionRegistry, logger: Logger
@@ -27,12 +27,11 @@ public enum ShowcaseWebServer {
       let (sessions, connected, viewModels) = await (
         registry.count, registry.connectedCount, registry.liveViewModels
       )
-      // Unlike the resident set, the heap in use falls when sessions are freed.
       let bytes = heap_statistics_bytes_in_use()
-      let heap = bytes >= 0 ? String(bytes) : "null"
-      let json =
-        #"{"sessions":\#(sessions),"connected":\#(connected),"liveViewModels":\#(viewModels),"#
-        + #""heapBytes":\#(heap)}"#
+      let json = WebServerStats(
+        sessions: sessions, connected: connected, liveViewModels: viewModels,
+        heapBytes: bytes >= 0 ? Int(bytes) : nil
+      ).json
       return Response(
         status: .ok, headers: [.contentType: "application/json"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: json)))

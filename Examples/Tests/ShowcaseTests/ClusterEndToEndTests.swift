@@ -1,6 +1,7 @@
 import Foundation
 import Gallery
 import ShowcaseBrowser
+import ShowcaseWeb
 import Testing
 
 #if canImport(Glibc)
@@ -76,7 +77,7 @@ extension EndToEnd {
     private func servingNode(_ cluster: ClusterShowcase) async throws -> (Int, Int32)? {
       var serving: [(Int, Int32)] = []
       for (number, node) in cluster.nodes {
-        if let stats = try? await NodeStats.read(port: node.port), stats.connected > 0 {
+        if let stats = try? await WebServerStats.read(port: node.port), stats.connected > 0 {
           serving.append((number, node.pid))
         }
       }

@@ -1,5 +1,6 @@
 import Foundation
 import ShowcaseBrowser
+import ShowcaseWeb
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -121,18 +122,13 @@ final class LineLog: Sendable {
   let lines = Mutex<[String]>([])
 }
 
-/// One node's `/stats`, read directly (not through HAProxy).
-struct NodeStats: Decodable {
-  var sessions: Int
-  var connected: Int
-  var liveViewModels: Int
-  var heapBytes: Int?
-
-  static func read(port: Int) async throws -> NodeStats {
+extension WebServerStats {
+  /// One node's `/stats`, read directly (not through HAProxy).
+  static func read(port: Int) async throws -> WebServerStats {
     guard let url = URL(string: "http://127.0.0.1:\(port)/stats") else {
       throw ClusterTestError(description: "no URL for port \(port)")
     }
     let (data, _) = try await URLSession.shared.data(from: url)
-    return try JSONDecoder().decode(NodeStats.self, from: data)
+    return try WebServerStats(json: String(decoding: data, as: UTF8.self))
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Gallery
 import ShowcaseBrowser
+import ShowcaseWeb
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -305,8 +306,8 @@ extension EndToEnd {
     private func stats(_ showcase: WebShowcase) async throws -> (sessions: Int, heap: Int) {
       let url = try #require(URL(string: showcase.url + "/stats"))
       let (data, _) = try await URLSession.shared.data(from: url)
-      let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-      return (json?["sessions"] as? Int ?? -1, json?["heapBytes"] as? Int ?? 0)
+      let stats = try WebServerStats(json: String(decoding: data, as: UTF8.self))
+      return (stats.sessions, stats.heapBytes ?? 0)
     }
 
     private func sessionCount(_ showcase: WebShowcase) async throws -> Int {

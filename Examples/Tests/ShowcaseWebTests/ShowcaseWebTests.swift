@@ -223,6 +223,16 @@ import TetherTesting
     #expect(ShowcaseWebServer.closeCode(for: .full) == 4503)
   }
 
+  @Test func statsAreOneTypeOnBothEndsOfTheWire() throws {
+    let stats = WebServerStats(sessions: 3, connected: 2, liveViewModels: 7, heapBytes: 1_048_576)
+    #expect(stats.json == #"{"connected":2,"heapBytes":1048576,"liveViewModels":7,"sessions":3}"#)
+    #expect(try WebServerStats(json: stats.json) == stats)
+    let unknown = try WebServerStats(
+      json: #"{"connected":0,"heapBytes":null,"liveViewModels":0,"sessions":0}"#)
+    #expect(unknown.heapBytes == nil)
+    #expect(throws: DecodingError.self) { try WebServerStats(json: #"{"sessions":1}"#) }
+  }
+
   /// Lets every task the registry started run as far as it can, so a `#expect` that something
   /// has *not* happened is not vacuous.
   private func settleTasks() async {
