@@ -274,8 +274,8 @@ let package = Package(
     .testTarget(
       name: "ShowcaseTests",
       dependencies: [
-        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWeb", "ShowcaseTestSupport", "ShowcaseBrowser",
-        "Gallery",
+        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWeb", "ShowcaseTestSupport",
+        "ShowcaseBrowser", "Gallery",
         "Courses", "Profile",
         "Articles", "Entry",
         "ExampleSupport",
