@@ -208,9 +208,7 @@ public final class TerminalSession {
     // meant before it.
     for (number, previous) in previousStopActions {
       var action = previous
-      var previous = sigaction()
-      _ = sigaction(number, &action, &previous)
-      previousStopActions.append((number, previous))
+      _ = sigaction(number, &action, nil)
     }
     previousStopActions = []
     if rawModeActive {

@@ -231,3 +231,11 @@ private func hex(_ bytes: [UInt8]) -> String {
     #expect(throws: WebSessionError.self) { try ClientMessage(decoding: #"{"type":"resume"}"#) }
   }
 }
+
+@Suite struct WebAssetsTests {
+  @Test func theClientForwardsExactlyTheSwiftKeys() {
+    let list = WebKey.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+    #expect(WebAssets.script.contains("const keys = [\(list)];"))
+    #expect(list.contains("\"ArrowDown\"") && list.contains("\"Escape\""))
+  }
+}

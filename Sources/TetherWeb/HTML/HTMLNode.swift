@@ -82,16 +82,6 @@ public enum HTMLNode: Equatable, Sendable {
     }
   }
 
-  /// The node with id `id` in this tree, if any.
-  public func find(_ id: String) -> HTMLNode? {
-    guard case .element(let element) = self else { return nil }
-    if element.id == id { return self }
-    for child in element.children {
-      if let found = child.find(id) { return found }
-    }
-    return nil
-  }
-
   /// Every text in the tree, in document order, joined by spaces: what a reader sees.
   public var visibleText: String {
     switch self {

@@ -1,6 +1,7 @@
 /// The page's script and style sheet: small, hand-written, served by the app itself (no CDN).
 public enum WebAssets {
-  /// The client: applies patches, sends gestures, keeps the URL in step, reconnects.
+  /// The client: applies patches, sends gestures, keeps the URL in step, reconnects. The keys
+  /// it forwards are ``WebKey``'s cases, written into it here.
   public static let script = #"""
     "use strict";
     (() => {
@@ -9,7 +10,7 @@ public enum WebAssets {
       let resume = document.currentScript.dataset.resume || null;
       // Gestures made while the socket is down, sent once it is back.
       let queued = [];
-      const keys = ["ArrowUp", "ArrowDown", "Enter", "Escape", "Home", "End"];
+      const keys = [\#(WebKey.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))];
       let socket = null;
       let retries = 0;
       let leaving = false;

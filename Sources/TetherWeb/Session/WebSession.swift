@@ -14,8 +14,6 @@ public final class WebSession {
   public let id: String
   /// Messages the session refused, newest last (at most 20), for logs and tests.
   public private(set) var refused: [WebSessionError] = []
-  /// Bytes sent over the socket so far (patch messages only).
-  public private(set) var bytesSent = 0
 
   private let stack: any WebStack
   private let open: @MainActor (ScreenPath) async -> Void
@@ -294,9 +292,7 @@ public final class WebSession {
       !message.patches.isEmpty || message.path != nil || message.title != nil
         || message.resume != nil
     else { return }
-    let json = message.json
-    bytesSent += json.utf8.count
-    send(json)
+    send(message.json)
   }
 
 }
