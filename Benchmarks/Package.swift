@@ -37,15 +37,11 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ExampleSupport", package: "TetherExamples"),
-        "BenchmarkAllocator",
+        .product(name: "HeapStatistics", package: "TetherExamples"),
         .product(name: "OpenCombine", package: "OpenCombine"),
       ],
       path: "TetherBench",
       swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-    ),
-    .target(
-      name: "BenchmarkAllocator",
-      path: "BenchmarkAllocator"
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -36,6 +36,7 @@ let package = Package(
     .library(name: "ShowcaseWeb", targets: ["ShowcaseWeb"]),
     .library(name: "ShowcaseWebServer", targets: ["ShowcaseWebServer"]),
     .library(name: "ShowcaseBrowser", targets: ["ShowcaseBrowser"]),
+    .library(name: "HeapStatistics", targets: ["HeapStatistics"]),
     .executable(name: "showcase", targets: ["showcase"]),
     .executable(name: "showcase-api", targets: ["showcase-api"]),
     .library(name: "FuzzProperties", targets: ["FuzzProperties"]),

@@ -1,4 +1,4 @@
-import BenchmarkAllocator
+import HeapStatistics
 import Foundation
 
 /// Timing results of one competitor in one scenario, in nanoseconds per operation.
@@ -151,6 +151,6 @@ private func lpad(_ text: String, _ width: Int) -> String {
 
 /// Bytes the allocator has handed out and not taken back (glibc), for memory-per-subscription.
 func allocatedBytes() -> Int? {
-  let bytes = benchmark_allocated_bytes()
+  let bytes = heap_statistics_bytes_in_use()
   return bytes < 0 ? nil : Int(bytes)
 }
