@@ -74,38 +74,6 @@ public enum TerminalExit: Equatable, Hashable, Sendable, CustomStringConvertible
   }
 }
 
-// State the fatal-signal handler needs. A C signal handler cannot capture context, so it must be
-// global, and it cannot be actor-isolated. Why the unsynchronized access is safe:
-// - `savedSettings` is written once, on the main actor, before any handler is installed, and
-//   only read afterwards.
-// - `rawModeActive` is written on the main actor, and by a fatal-signal handler that then
-//   re-raises the signal with its default action, so no code runs after that write. Both
-//   writers only clear it; a lost update could at worst restore the terminal twice, which is
-//   harmless.
-// - `stopSignalPipe` is written once, on the main actor, before the stop-signal handlers are
-//   installed; the handlers only read it, and only `write` to it (async-signal-safe).
-nonisolated(unsafe) private var savedSettings = termios()
-nonisolated(unsafe) private var rawModeActive = false
-nonisolated(unsafe) private var stopSignalPipe: (read: Int32, write: Int32) = (-1, -1)
-
-/// The handler for SIGTERM, SIGHUP and SIGINT: hands the signal's number to the main actor
-/// through a pipe (the self-pipe pattern). Whichever thread the kernel picks runs it, so no
-/// thread's signal mask can make the signal vanish, and `write` is async-signal-safe.
-private func forwardStopSignal(_ number: Int32) {
-  var byte = UInt8(truncatingIfNeeded: number)
-  _ = write(stopSignalPipe.write, &byte, 1)
-}
-
-private let leaveSequence = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
-
-/// Restores the terminal using only async-signal-safe calls (`write`, `tcsetattr`).
-private func restoreTerminalFromSignal() {
-  guard rawModeActive else { return }
-  rawModeActive = false
-  _ = leaveSequence.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-  _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedSettings)
-}
-
 /// A running terminal app: raw mode, the alternate screen and a hidden cursor, all restored on
 /// every way out — `q`, Ctrl-C, SIGTERM, SIGHUP, SIGINT, end of input, and fatal signals
 /// (SIGSEGV, SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGTRAP). A resize (SIGWINCH) redraws.
@@ -188,14 +156,7 @@ public final class TerminalSession {
       throw TerminalError.settingsUnavailable
     }
     rawModeActive = true
-    for fatal in [SIGSEGV, SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGTRAP] {
-      signal(fatal) { number in
-        restoreTerminalFromSignal()
-        // Die of the signal now: default action, and unblocked, since the thread that crashed
-        // may be one (a dispatch worker) that blocks it outside this handler.
-        raiseWithDefaultAction(number)
-      }
-    }
+    installFatalSignalHandlers()
     write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
   }
 
@@ -206,16 +167,9 @@ public final class TerminalSession {
     sources = []
     // The stop signals' previous handlers come back: after the session, SIGTERM means what it
     // meant before it.
-    for (number, previous) in previousStopActions {
-      var action = previous
-      _ = sigaction(number, &action, nil)
-    }
+    restoreStopSignalHandlers(previousStopActions)
     previousStopActions = []
-    if rawModeActive {
-      rawModeActive = false
-      write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
-      _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedSettings)
-    }
+    restoreTerminal()
   }
 
   /// Stop signals go through a pipe read on the main queue; SIGWINCH through a dispatch source.
@@ -230,35 +184,16 @@ public final class TerminalSession {
   /// A plain handler runs on whichever thread the kernel picks and writes one byte to a pipe:
   /// no thread's signal mask matters.
   private func installSignalSources() throws {
-    if stopSignalPipe.read < 0 {
-      var descriptors: [Int32] = [0, 0]
-      guard pipe(&descriptors) == 0 else { throw TerminalError.settingsUnavailable }
-      for descriptor in descriptors {
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-      }
-      stopSignalPipe = (descriptors[0], descriptors[1])
-    }
-    let stops = DispatchSource.makeReadSource(fileDescriptor: stopSignalPipe.read, queue: .main)
+    let readEnd = try stopSignalReadEnd()
+    let stops = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .main)
     stops.setEventHandler { [weak self] in
       MainActor.assumeIsolated {
-        var byte: UInt8 = 0
-        var received: Int32?
-        while read(stopSignalPipe.read, &byte, 1) == 1 { received = received ?? Int32(byte) }
-        if let received { self?.stop(.signal(received)) }
+        if let received = drainStopSignals() { self?.stop(.signal(received)) }
       }
     }
     stops.resume()
     sources.append(stops)
-    for number in [SIGTERM, SIGHUP, SIGINT] {
-      var action = sigaction()
-      setHandler(&action, forwardStopSignal)
-      sigemptyset(&action.sa_mask)
-      action.sa_flags = SA_RESTART
-      var previous = sigaction()
-      _ = sigaction(number, &action, &previous)
-      previousStopActions.append((number, previous))
-    }
+    previousStopActions = installStopSignalHandlers()
     signal(SIGWINCH, SIG_IGN)
     let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
     resize.setEventHandler { [weak self] in
@@ -332,32 +267,4 @@ public final class TerminalSession {
 /// module is whichever the platform block at the top of this file imported.
 private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
   write(descriptor, buffer, count)
-}
-
-/// Sets `action`'s handler, whose field is named differently by each C library.
-private func setHandler(_ action: inout sigaction, _ handler: @convention(c) (Int32) -> Void) {
-  #if canImport(Darwin)
-    action.__sigaction_u.__sa_handler = handler
-  #elseif canImport(Musl)
-    action.__sa_handler.sa_handler = handler
-  #else
-    action.__sigaction_handler.sa_handler = handler
-  #endif
-}
-
-/// Unblocks `number` on the calling thread (async-signal-safe). Main-actor code runs on a
-/// dispatch worker on Linux, and those block most signals: a signal raised there stays
-/// pending until unblocked.
-private func unblockSignal(_ number: Int32) {
-  var set = sigset_t()
-  sigemptyset(&set)
-  sigaddset(&set, number)
-  pthread_sigmask(SIG_UNBLOCK, &set, nil)
-}
-
-/// Restores `number`'s default action, unblocks it and raises it.
-private func raiseWithDefaultAction(_ number: Int32) {
-  signal(number, SIG_DFL)
-  unblockSignal(number)
-  raise(number)
 }
