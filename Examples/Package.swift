@@ -9,13 +9,12 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny")
 ]
 
-/// The five seed apps, the `showcase` app, its servers and every test suite. It depends on the
-/// library (the package one folder up) by path, so Hummingbird, SwiftNIO and the test-only
+/// The five seed apps, the `showcase` app, its servers and their test suites. It depends on
+/// the library (the package one folder up) by path, so Hummingbird, SwiftNIO and the test-only
 /// packages here never reach a package that depends on Tether.
 ///
-/// `swift test --package-path Examples` runs every suite: the library's own test folders are
-/// linked into `Examples/Tests`, so one command tests the library, the apps, the servers and
-/// the terminal end to end.
+/// `swift test --package-path Examples` runs the apps', flows', servers' and end-to-end
+/// suites; the library's own suites run at the root (`swift test`).
 let package = Package(
   name: "TetherExamples",
   platforms: [
@@ -314,49 +313,6 @@ let package = Package(
         .product(name: "TetherTesting", package: "Tether"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "TetherTests",
-      dependencies: [
-        .product(name: "Tether", package: "Tether"),
-        .product(name: "TetherTesting", package: "Tether"),
-        .product(name: "Clocks", package: "swift-clocks"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "TetherFlowTests",
-      dependencies: [
-        .product(name: "TetherFlow", package: "Tether"),
-        .product(name: "TetherTesting", package: "Tether"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "TetherTerminalTests",
-      dependencies: [
-        .product(name: "TetherTerminal", package: "Tether"),
-        .product(name: "TetherFlow", package: "Tether"),
-        .product(name: "TetherTesting", package: "Tether"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "TetherWebTests",
-      dependencies: [
-        .product(name: "TetherWeb", package: "Tether"),
-        .product(name: "TetherFlow", package: "Tether"),
-        .product(name: "TetherTesting", package: "Tether"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "TetherTestingTests",
-      dependencies: [
-        .product(name: "Tether", package: "Tether"),
-        .product(name: "TetherTesting", package: "Tether"),
       ],
       swiftSettings: swiftSettings
     ),
