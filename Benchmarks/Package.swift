@@ -42,7 +42,7 @@ let package = Package(
       ],
       path: "TetherBench",
       swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-    ),
+    )
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
-import HeapStatistics
 import Foundation
+import HeapStatistics
 
 /// Timing results of one competitor in one scenario, in nanoseconds per operation.
 struct Result: Codable {
