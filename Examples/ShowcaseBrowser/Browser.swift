@@ -32,34 +32,54 @@ public final class Browser: @unchecked Sendable {
   private let base: URL
   private let session: String
 
-  /// Starts chromedriver on a free port and a headless Chromium session in it.
+  /// Starts chromedriver on a port it picks itself and a headless Chromium session in it.
+  ///
+  /// The port is chromedriver's own choice (`--port=0`, read back from its first lines): a
+  /// port picked here could be taken meanwhile by a server under test or by an outgoing
+  /// connection's ephemeral port, and chromedriver would then never answer.
   public init(width: Int = 390, height: Int = 844) async throws {
-    let port = Int.random(in: 20_000..<40_000)
     driver = Process()
     driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
-    driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1", "--log-level=OFF"]
-    driver.standardOutput = FileHandle.nullDevice
+    driver.arguments = ["--port=0", "--allowed-ips=127.0.0.1", "--log-level=SEVERE"]
+    let output = Pipe()
+    driver.standardOutput = output
     driver.standardError = FileHandle.nullDevice
+    let announced = OutputLines()
+    output.fileHandleForReading.readabilityHandler = { handle in
+      let chunk = handle.availableData
+      if chunk.isEmpty {
+        handle.readabilityHandler = nil  // chromedriver ended
+      } else {
+        announced.append(chunk)
+      }
+    }
     try driver.run()
-    guard let base = URL(string: "http://127.0.0.1:\(port)") else {
-      throw WebDriverError(description: "bad port")
+    var port: Int?
+    let deadline = Date().addingTimeInterval(30)
+    while port == nil, Date() < deadline, driver.isRunning {
+      try await Task.sleep(for: .milliseconds(50))
+      port = announced.port
+    }
+    guard let port, let base = URL(string: "http://127.0.0.1:\(port)") else {
+      kill(driver.processIdentifier, SIGKILL)
+      throw WebDriverError(description: "chromedriver did not start: \(announced.text.prefix(300))")
     }
     self.base = base
     var ready = false
     var lastError: (any Error)?
-    for _ in 0..<100 where !ready {
-      try await Task.sleep(for: .milliseconds(100))
+    for _ in 0..<200 where !ready {
       do {
         _ = try await Self.request(base, "GET", "/status", nil)
         ready = true
       } catch {
         lastError = error
+        try await Task.sleep(for: .milliseconds(100))
       }
     }
     guard ready else {
       kill(driver.processIdentifier, SIGKILL)
       throw WebDriverError(
-        description: "chromedriver did not start: \(String(describing: lastError))")
+        description: "chromedriver did not answer on \(port): \(String(describing: lastError))")
     }
     let capabilities: [String: Any] = [
       "capabilities": [
@@ -272,5 +292,31 @@ public final class Browser: @unchecked Sendable {
     }
     guard let start = bodyStart else { throw WebDriverError(description: "no HTTP answer") }
     return response[start...]
+  }
+}
+
+/// What chromedriver printed, gathered on its pipe's thread: the port it listens on.
+private final class OutputLines: @unchecked Sendable {
+  // @unchecked: every access holds `lock`.
+  private let lock = NSLock()
+  private var data = Data()
+
+  func append(_ chunk: Data) {
+    lock.lock()
+    defer { lock.unlock() }
+    if data.count < 65_536 { data.append(chunk) }
+  }
+
+  var text: String {
+    lock.lock()
+    defer { lock.unlock() }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// From "ChromeDriver was started successfully on port 41489.".
+  var port: Int? {
+    let text = self.text
+    guard let range = text.range(of: "started successfully on port ") else { return nil }
+    return Int(text[range.upperBound...].prefix { $0.isNumber })
   }
 }

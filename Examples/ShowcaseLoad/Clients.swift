@@ -262,7 +262,7 @@ enum BadClient: String, CaseIterable, Sendable {
   /// Sends non-JSON, an incomplete click, invalid UTF-8, a binary frame and an unknown type,
   /// then a good gesture: the session must still answer it.
   case malformed
-  /// Sends a 64 KiB frame (the limit is 16 KiB): the server must close the socket.
+  /// Sends a 64 KiB frame (the limit is 4 KiB): the server must close the socket.
   case oversized
   /// Sends 300 gestures and never reads a byte, then vanishes at the end of the run.
   case neverReads = "never reads"

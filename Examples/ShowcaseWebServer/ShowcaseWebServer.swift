@@ -12,8 +12,10 @@ import TetherWeb
 /// The showcase in a browser: pages, the client script and style, the catalog's pictures, and
 /// the WebSocket each page talks to its session over.
 public enum ShowcaseWebServer {
-  /// The largest message a page may send over its socket.
-  public static let maximumMessageSize = 16 * 1024
+  /// The largest message a page may send over its socket: the session's own limit
+  /// (``ClientMessage/maximumSize``), enforced on the frame, so a larger one closes the socket
+  /// before it is read whole.
+  public static let maximumMessageSize = ClientMessage.maximumSize
 
   /// The router: `GET /tether.js`, `/tether.css`, `/images/photos/<id>.png`, `/health`,
   /// `/stats` (a ``WebServerStats``), the
