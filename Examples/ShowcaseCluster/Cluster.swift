@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ShowcaseWeb
 import Synchronization
 
 #if canImport(Glibc)
@@ -75,13 +76,13 @@ final class Cluster: Sendable {
         $0.nodes[index] = process
         $0.ports[index] = port
       }
-      say("node \(index) at http://127.0.0.1:\(port) (pid \(process.processIdentifier))")
+      say(ClusterAnnouncement.node(index, port: port, pid: process.processIdentifier))
     }
     let port = requested == 0 ? try freeLoopbackPort() : requested
     let ports = state.withLock { state in (1...nodeCount).compactMap { state.ports[$0] } }
     try startHAProxy(HAProxyConfiguration(port: port, nodePorts: ports))
     try waitUntilServing(port: port)
-    say("Serving the showcase at http://127.0.0.1:\(port)")
+    say(ClusterAnnouncement.servingPrefix + "127.0.0.1:\(port)")
     let status = await withCheckedContinuation { continuation in
       let early = state.withLock { state -> Int32? in
         if let status = state.status { return status }
@@ -151,9 +152,7 @@ final class Cluster: Sendable {
       let data = output.fileHandleForReading.availableData
       if data.isEmpty { break }
       text += String(decoding: data, as: UTF8.self)
-      if let range = text.range(of: "http://127.0.0.1:"),
-        let listening = Int(text[range.upperBound...].prefix { $0.isNumber })
-      {
+      if let listening = ClusterAnnouncement.servingPort(in: text) {
         // Nothing else is read from it; drain it so a chatty node never blocks.
         output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
         return (process, listening)
@@ -174,7 +173,7 @@ final class Cluster: Sendable {
     let how =
       process.terminationReason == .uncaughtSignal
       ? "signal \(process.terminationStatus)" : "status \(process.terminationStatus)"
-    say("node \(index) (pid \(process.processIdentifier)) ended: \(how); restarting")
+    say(ClusterAnnouncement.restarting(index, pid: process.processIdentifier, how: how))
     DispatchQueue.global().async { [self] in
       // The port may take a moment to be free again.
       for _ in 0..<40 {
@@ -189,7 +188,7 @@ final class Cluster: Sendable {
             restarted.terminate()
             return
           }
-          say("node \(index) at http://127.0.0.1:\(port) (pid \(restarted.processIdentifier))")
+          say(ClusterAnnouncement.node(index, port: port, pid: restarted.processIdentifier))
           return
         }
         Thread.sleep(forTimeInterval: 0.25)

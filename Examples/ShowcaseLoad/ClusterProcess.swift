@@ -1,4 +1,5 @@
 import Foundation
+import ShowcaseWeb
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,9 +16,18 @@ protocol LoadTarget: AnyObject {
   var port: Int { get }
   /// Each node's own port, for its `/stats` (one entry for a single server).
   var nodePorts: [Int] { get }
-  /// How many lines of the servers' log contain `text`.
-  func logLines(containing text: String) -> Int
+  /// The servers' log (stderr): one line per refused message or closed socket.
+  var logFile: URL { get }
+  /// Stops the server(s) and removes the log.
   func stop()
+}
+
+extension LoadTarget {
+  /// How many lines of the servers' log contain `text`.
+  func logLines(containing text: String) -> Int {
+    let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+    return log.split(separator: "\n").filter { $0.contains(text) }.count
+  }
 }
 
 extension ServerProcess: LoadTarget {
@@ -61,9 +71,7 @@ final class ClusterProcess: LoadTarget, @unchecked Sendable {
         let line = String(pending[..<newline])
         pending.removeSubrange(...newline)
         lines.withLock { $0.append(line) }
-        if line.hasPrefix("Serving the showcase at http://127.0.0.1:") {
-          found = line.split(separator: ":").last.flatMap { Int($0) }
-        }
+        found = found ?? ClusterAnnouncement.servingPort(in: line)
       }
     }
     guard let found else {
@@ -92,33 +100,18 @@ final class ClusterProcess: LoadTarget, @unchecked Sendable {
 
   /// Each node's port and newest pid, by node number.
   var nodes: [Int: (port: Int, pid: Int32)] {
-    var nodes: [Int: (port: Int, pid: Int32)] = [:]
-    for line in lines.withLock({ $0 }) {
-      // "node 2 at http://127.0.0.1:41673 (pid 6419)"
-      let words = line.split(separator: " ")
-      guard words.count == 6, words[0] == "node", words[2] == "at", let number = Int(words[1]),
-        let port = words[3].split(separator: ":").last.flatMap({ Int($0) }),
-        let pid = Int32(words[5].dropLast())
-      else { continue }
-      nodes[number] = (port, pid)
-    }
-    return nodes
+    ClusterAnnouncement.nodes(in: lines.withLock { $0 })
   }
 
   var nodePorts: [Int] { nodes.keys.sorted().compactMap { nodes[$0]?.port } }
 
   /// How many times the cluster said a node ended and was started again.
-  var restarts: Int { lines.withLock { $0.filter { $0.hasSuffix("restarting") }.count } }
+  var restarts: Int { ClusterAnnouncement.restarts(in: lines.withLock { $0 }) }
 
   /// Kills node `number` with SIGKILL, as a crash or the OOM killer would.
   func kill(node number: Int) -> Bool {
     guard let pid = nodes[number]?.pid else { return false }
     return killProcess(pid)
-  }
-
-  func logLines(containing text: String) -> Int {
-    let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-    return log.split(separator: "\n").filter { $0.contains(text) }.count
   }
 
   func stop() {

@@ -51,21 +51,13 @@ final class ServerProcess {
       let data = output.fileHandleForReading.availableData
       if data.isEmpty { break }
       text += String(decoding: data, as: UTF8.self)
-      if let range = text.range(of: "http://127.0.0.1:"),
-        let port = Int(text[range.upperBound...].prefix { $0.isNumber })
-      {
+      if let port = ClusterAnnouncement.servingPort(in: text) {
         self.port = port
         return
       }
     }
     process.terminate()
     throw ConnectionError("the server did not say where it listens: \(text.prefix(200))")
-  }
-
-  /// How many lines of the server's log contain `text`.
-  func logLines(containing text: String) -> Int {
-    let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-    return log.split(separator: "\n").filter { $0.contains(text) }.count
   }
 
   func stop() {

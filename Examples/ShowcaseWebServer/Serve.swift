@@ -46,7 +46,7 @@ extension ShowcaseWebServer {
       onRunning: { port in
         // Flushed at once: whoever started us may be reading a pipe for this line.
         FileHandle.standardOutput.write(
-          Data("Serving the showcase at http://\(host):\(port)\n".utf8))
+          Data((ClusterAnnouncement.servingPrefix + "\(host):\(port)\n").utf8))
       })
     // Browsers may keep their sockets open: if the graceful stop has not finished 3 s after
     // the signal, leave anyway. The process exits 0 either way.

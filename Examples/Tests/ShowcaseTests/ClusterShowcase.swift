@@ -72,11 +72,8 @@ final class ClusterShowcase: Sendable {
     var found: String?
     while found == nil, ContinuousClock.now < deadline, process.isRunning {
       found = lines.lines.withLock { lines in
-        lines.lazy.compactMap { line in
-          line.range(of: #"http://127\.0\.0\.1:[0-9]+$"#, options: .regularExpression)
-            .flatMap { line.hasPrefix("Serving the showcase at") ? String(line[$0]) : nil }
-        }.first
-      }
+        lines.lazy.compactMap { ClusterAnnouncement.servingPort(in: $0) }.first
+      }.map { "http://127.0.0.1:\($0)" }
       try await Task.sleep(for: .milliseconds(50))
     }
     guard let found else {
@@ -91,19 +88,7 @@ final class ClusterShowcase: Sendable {
   var output: [String] { lines.lines.withLock { $0 } }
 
   /// Each node's port and newest pid, by node number.
-  var nodes: [Int: (port: Int, pid: Int32)] {
-    var nodes: [Int: (port: Int, pid: Int32)] = [:]
-    for line in output {
-      // "node 2 at http://127.0.0.1:41673 (pid 6419)"
-      let words = line.split(separator: " ")
-      guard words.count == 6, words[0] == "node", words[2] == "at", let number = Int(words[1]),
-        let port = words[3].split(separator: ":").last.flatMap({ Int($0) }),
-        let pid = Int32(words[5].dropLast())
-      else { continue }
-      nodes[number] = (port, pid)
-    }
-    return nodes
-  }
+  var nodes: [Int: (port: Int, pid: Int32)] { ClusterAnnouncement.nodes(in: output) }
 
   /// Sends SIGTERM and waits; the exit status, or `nil` if it took over 10 s.
   func stop() async -> Int32? {

@@ -10,34 +10,29 @@ extension EndToEnd {
   @Suite struct LoadTests {
     @Test("sessions under load and misbehaving clients: no errors, no leaks, heap back down")
     func shortLoadRunPasses() throws {
-      let binary = try #require(loadBinary, "build it first: swift build --product showcase-load")
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: binary)
-      process.arguments = ["--sessions", "16", "--seconds", "4", "--bad-clients", "5"]
-      let output = Pipe()
-      process.standardOutput = output
-      try process.run()
-      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0, "\(text)")
-      #expect(text.contains("sessions: 16 started, 16 completed"), "\(text)")
-      #expect(text.contains("errors: 0, isolation violations: 0"), "\(text)")
+      let text = try runLoad(["--sessions", "16", "--seconds", "4", "--bad-clients", "5"])
       #expect(text.contains("not handled: 0"), "\(text)")
-      #expect(text.contains("view models alive: peak") && text.contains(", after 0"), "\(text)")
-      #expect(text.hasSuffix("PASSED\n"), "\(text)")
     }
 
     @Test(
       "through HAProxy with a node killed: every session resumes, no gesture lost",
       .enabled(if: haproxyIsInstalled, "needs haproxy"))
     func shortClusterRunWithAKillPasses() throws {
+      let text = try runLoad([
+        "--cluster", "3", "--kill-every", "4", "--sessions", "16", "--seconds", "6",
+        "--bad-clients", "3",
+      ])
+      #expect(text.contains("nodes killed: 1 (the cluster restarted 1)"), "\(text)")
+      #expect(text.contains("lost after the retry: 0"), "\(text)")
+    }
+
+    /// Runs `showcase-load` with `arguments`, checks what every run must show, and returns its
+    /// output for the checks of that run.
+    private func runLoad(_ arguments: [String]) throws -> String {
       let binary = try #require(loadBinary, "build it first: swift build --product showcase-load")
       let process = Process()
       process.executableURL = URL(fileURLWithPath: binary)
-      process.arguments = [
-        "--cluster", "3", "--kill-every", "4", "--sessions", "16", "--seconds", "6",
-        "--bad-clients", "3",
-      ]
+      process.arguments = arguments
       let output = Pipe()
       process.standardOutput = output
       try process.run()
@@ -46,10 +41,9 @@ extension EndToEnd {
       #expect(process.terminationStatus == 0, "\(text)")
       #expect(text.contains("sessions: 16 started, 16 completed"), "\(text)")
       #expect(text.contains("errors: 0, isolation violations: 0"), "\(text)")
-      #expect(text.contains("nodes killed: 1 (the cluster restarted 1)"), "\(text)")
-      #expect(text.contains("lost after the retry: 0"), "\(text)")
       #expect(text.contains("view models alive: peak") && text.contains(", after 0"), "\(text)")
       #expect(text.hasSuffix("PASSED\n"), "\(text)")
+      return text
     }
   }
 }
