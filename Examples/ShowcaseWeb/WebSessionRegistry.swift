@@ -132,9 +132,7 @@ public final class WebSessionRegistry {
     }
     guard state.sessionID == id else { return .refused(.otherSession) }
     if let held = sessions[id] {
-      var current = held.session.resumeState
-      current.issuedAt = state.issuedAt
-      if current == state { return .held }
+      if held.session.resumeState.showsSamePage(as: state) { return .held }
       held.expiry?.cancel()
       held.session.close()
       sessions[id] = nil

@@ -70,7 +70,12 @@ private func hex(_ bytes: [UInt8]) -> String {
     let token = signer.sign(state, now: now)
     var expected = state
     expected.issuedAt = 1_800_000_000
-    #expect(try signer.verify(token, now: now.addingTimeInterval(60)) == expected)
+    let verified = try signer.verify(token, now: now.addingTimeInterval(60))
+    #expect(verified == expected)
+    #expect(verified.showsSamePage(as: state), "only the signing time differs")
+    var elsewhere = state
+    elsewhere.selections = ["2:8", nil]
+    #expect(!verified.showsSamePage(as: elsewhere))
     #expect(token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
   }
 

@@ -40,6 +40,18 @@ public struct WebResumeState: Equatable, Sendable {
   }
 }
 
+extension WebResumeState {
+  /// Whether `other` describes the same page — session, path, selections and alert — whenever
+  /// each was signed.
+  ///
+  /// - Parameter other: Another state.
+  /// - Returns: `true` if only ``issuedAt`` may differ.
+  public func showsSamePage(as other: WebResumeState) -> Bool {
+    sessionID == other.sessionID && path == other.path && selections == other.selections
+      && alert == other.alert
+  }
+}
+
 /// Why a resume token was refused.
 public enum WebResumeError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Not a token at all (wrong shape, not base64url, not the expected JSON).

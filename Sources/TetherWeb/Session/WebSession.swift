@@ -92,7 +92,8 @@ public final class WebSession {
       if let key { view.restore(key) }
     }
     if let alert = state.alert { stack.present(alert) }
-    renderAndSend()
+    // No render here: the selections and the alert are properties the render observes, and
+    // the socket that attaches next sends the whole app.
   }
 
   /// The whole page as a document, for the first HTTP answer; later changes go as patches.
@@ -280,7 +281,7 @@ public final class WebSession {
     if title != sentTitle { message.title = title }
     if let resumeSigner {
       let state = resumeState
-      if state != sentResume {
+      if sentResume.map({ !state.showsSamePage(as: $0) }) ?? true {
         message.resume = resumeSigner.sign(state)
         sentResume = state
       }
