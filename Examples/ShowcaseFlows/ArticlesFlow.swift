@@ -28,11 +28,15 @@ public final class ArticlesFlow: FlowController {
       switch route {
       case .article(let article, let id):
         navigator?.push(
-          Screen(.article(article), title: article.title, path: ["article", "\(id)"]))
+          Screen(
+            .article(article), title: article.title, path: ["article", "\(id)"],
+            onAppear: { await article.viewDidAppear() }))
       }
     }
     .store(in: lifetime)
-    return Screen(.articleList(list), title: list.title, path: ["articles"], owner: self)
+    return Screen(
+      .articleList(list), title: list.title, path: ["articles"], owner: self,
+      onAppear: { [weak list] in await list?.viewDidLoad() })
   }
 
   /// `article/<row>` opens that row's article once the list has loaded.

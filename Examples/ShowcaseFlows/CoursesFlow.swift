@@ -28,7 +28,9 @@ public final class CoursesFlow: FlowController {
           .courseDetail(detail), title: detail.titleText, path: ["course", "\(detail.course.id)"]))
     }
     .store(in: lifetime)
-    return Screen(.courseList(list), title: list.title, path: ["courses"], owner: self)
+    return Screen(
+      .courseList(list), title: list.title, path: ["courses"], owner: self,
+      onAppear: { [weak list] in await list?.viewDidLoad() })
   }
 
   /// `course/<id>` opens that course's detail once the catalog has loaded.

@@ -35,7 +35,9 @@ public final class GalleryFlow: FlowController {
       navigator?.present(ScreenAlert(title: alert.title, message: alert.message))
     }
     .store(in: lifetime)
-    return Screen(.photoList(list), title: list.title, path: ["gallery"], owner: self)
+    return Screen(
+      .photoList(list), title: list.title, path: ["gallery"], owner: self,
+      onAppear: { [weak list] in await list?.viewDidLoad() })
   }
 
   /// `photo/<id>` opens the photo as choosing it would: its detail, or the not-for-sale alert.

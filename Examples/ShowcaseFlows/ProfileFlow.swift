@@ -18,6 +18,8 @@ public final class ProfileFlow: FlowController {
   /// Builds the profile screen.
   public func start(on navigator: ShowcaseNavigator) -> ShowcaseScreen {
     let screen = ProfileScreenViewModel(service: services.profiles)
-    return Screen(.profile(screen), title: screen.title, path: ["profile"], owner: self)
+    return Screen(
+      .profile(screen), title: screen.title, path: ["profile"], owner: self,
+      onAppear: { [weak screen] in await screen?.viewDidLoad() })
   }
 }

@@ -24,3 +24,35 @@ public enum ShowcaseWebViews {
     }
   }
 }
+
+extension WebApp {
+  /// The showcase as a web app: the main flow at the root of every tab, the views above, and
+  /// each screen's view model tracked, so a closed session proves it freed them.
+  ///
+  /// - Parameter services: Where the apps' data comes from.
+  /// - Returns: The app.
+  public static func showcase(services: ShowcaseServices) -> WebApp {
+    WebApp(
+      title: "Tether showcase", rootFlow: { MainFlowController(services: services) },
+      trackedObject: { $0.destination.viewModel }, makeView: ShowcaseWebViews.makeView(for:))
+  }
+}
+
+extension WebSessionRegistry {
+  /// A registry of showcase sessions.
+  ///
+  /// - Parameters:
+  ///   - services: Where the apps' data comes from.
+  ///   - capacity: The most sessions open at once.
+  ///   - gracePeriod: How long a session outlives its socket.
+  ///   - resumeSigner: The cluster's shared signer, if any.
+  ///   - clock: The clock that times the grace period.
+  public convenience init<C: Clock<Duration>>(
+    services: ShowcaseServices, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
+    resumeSigner: WebResumeSigner? = nil, clock: C = ContinuousClock()
+  ) {
+    self.init(
+      app: .showcase(services: services), capacity: capacity, gracePeriod: gracePeriod,
+      resumeSigner: resumeSigner, clock: clock)
+  }
+}

@@ -27,7 +27,7 @@ public enum ShowcaseWebServer {
     router.get("health") { _, _ in "ok" }
     router.get("stats") { _, _ -> Response in
       let (sessions, connected, viewModels) = await (
-        registry.count, registry.connectedCount, registry.liveViewModels
+        registry.count, registry.connectedCount, registry.liveObjects
       )
       let bytes = heap_statistics_bytes_in_use()
       let json = WebServerStats(

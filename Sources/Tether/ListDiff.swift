@@ -227,3 +227,36 @@ internal func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
 
 extension ListDiff: Equatable {}
 extension ListDiff: Sendable where Element: Sendable {}
+
+extension ListDiff {
+  /// For every position in the old list, the element's position in the new list, or `nil` for
+  /// an element that was deleted.
+  ///
+  /// Elements that neither moved nor were deleted keep their order, so they fill, in order,
+  /// the new positions that are neither insertions nor the targets of moves. O(n + m).
+  ///
+  /// ```swift
+  /// let diff = ListDiff(from: [a, b, c], to: [c, a])
+  /// diff.newIndices()   // [1, nil, 0]
+  /// ```
+  public func newIndices() -> [Int?] {
+    var result = [Int?](repeating: nil, count: oldCount)
+    var isFixedOld = [Bool](repeating: true, count: oldCount)
+    var isFixedNew = [Bool](repeating: true, count: newCount)
+    for index in deletions { isFixedOld[index] = false }
+    for index in insertions { isFixedNew[index] = false }
+    for move in moves {
+      isFixedOld[move.old] = false
+      isFixedNew[move.new] = false
+      result[move.old] = move.new
+    }
+    var next = 0
+    for old in 0..<oldCount where isFixedOld[old] {
+      while next < newCount, !isFixedNew[next] { next += 1 }
+      guard next < newCount else { break }
+      result[old] = next
+      next += 1
+    }
+    return result
+  }
+}

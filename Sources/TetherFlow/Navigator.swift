@@ -14,8 +14,18 @@ public protocol Navigator<Destination>: AnyObject {
   func push(_ screen: Screen<Destination>)
   /// Removes the top screen (never the root).
   func pop()
-  /// Shows `alert` over the current screen, replacing any alert shown.
-  func present(_ alert: ScreenAlert)
+  /// Shows `alert` over the current screen, replacing any alert shown; `onResponse` hears
+  /// which button the user pressed (the alert is dismissed first). An alert dismissed any other
+  /// way (replaced, ``dismissAlert()``, a new root) gets no response.
+  func present(
+    _ alert: ScreenAlert, onResponse: @escaping @MainActor (ScreenAlert.Button) -> Void)
   /// Dismisses the presented alert, if any.
   func dismissAlert()
+}
+
+extension Navigator {
+  /// Shows `alert`, with no interest in which button is pressed: an informational alert.
+  public func present(_ alert: ScreenAlert) {
+    present(alert) { _ in }
+  }
 }

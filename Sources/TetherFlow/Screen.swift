@@ -19,6 +19,9 @@ public final class Screen<Destination> {
   /// An object that lives exactly as long as this screen is shown, typically the flow that
   /// started it.
   public let owner: AnyObject?
+  /// The view-model input to send when the screen is first shown (its `viewDidLoad`), if any.
+  /// A view layer runs it once through ``ScreenViewCache``, and can wait for it to finish.
+  public let appearance: (@MainActor () async -> Void)?
 
   /// Creates a screen.
   ///
@@ -27,12 +30,16 @@ public final class Screen<Destination> {
   ///   - title: The header title.
   ///   - path: The screen's path components (none for a root).
   ///   - owner: Kept alive while the screen is on a navigation stack.
+  ///   - onAppear: The view-model input to send when the screen is first shown, such as
+  ///     `{ await list.viewDidLoad() }`.
   public init(
-    _ destination: Destination, title: String, path: [String] = [], owner: AnyObject? = nil
+    _ destination: Destination, title: String, path: [String] = [], owner: AnyObject? = nil,
+    onAppear: (@MainActor () async -> Void)? = nil
   ) {
     self.destination = destination
     self.title = title
     self.pathComponents = path
     self.owner = owner
+    self.appearance = onAppear
   }
 }

@@ -51,9 +51,30 @@ public struct ScreenAlert: Equatable, Hashable, Sendable, CustomStringConvertibl
     self.buttons = buttons.isEmpty ? [.ok] : buttons
   }
 
-  /// The button Escape presses: the cancel button if there is one, else the only or last one.
+  /// The button Escape (``ScreenKey/cancel``) presses: the cancel button if there is one,
+  /// else the last one.
   public var escapeButton: Button {
     buttons.first { $0.role == .cancel } ?? buttons.last ?? .ok
+  }
+
+  /// The button Enter (``ScreenKey/activate``) presses: the first button that is not a cancel
+  /// button, else the first one. View layers mark it as the default.
+  public var defaultButton: Button {
+    buttons.first { $0.role != .cancel } ?? buttons.first ?? .ok
+  }
+
+  /// The button `key` presses: ``defaultButton`` for ``ScreenKey/activate``,
+  /// ``escapeButton`` for ``ScreenKey/cancel``, none for the others (an alert takes every key,
+  /// and most do nothing).
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: The button, or `nil`.
+  public func button(for key: ScreenKey) -> Button? {
+    switch key {
+    case .activate: defaultButton
+    case .cancel: escapeButton
+    case .up, .down, .pageUp, .pageDown, .home, .end: nil
+    }
   }
 
   /// A short description for failure messages.

@@ -15,6 +15,7 @@ import Tether
 public final class ScreenStack<Destination>: Navigator {
   private let _screens = MutableProperty<[Screen<Destination>]>([])
   private let _alert = MutableProperty<ScreenAlert?>(nil)
+  private var alertResponse: (@MainActor (ScreenAlert.Button) -> Void)?
 
   /// The screens shown, root first.
   public var screens: Property<[Screen<Destination>]> { _screens }
@@ -60,13 +61,57 @@ public final class ScreenStack<Destination>: Navigator {
     _screens.modify { $0.removeLast($0.count - keep) }
   }
 
-  /// Shows `alert`, replacing any alert shown.
-  public func present(_ alert: ScreenAlert) {
+  /// Shows `alert`, replacing any alert shown; `onResponse` hears which button is pressed.
+  public func present(
+    _ alert: ScreenAlert, onResponse: @escaping @MainActor (ScreenAlert.Button) -> Void
+  ) {
+    alertResponse = onResponse
     _alert.value = alert
   }
 
-  /// Removes the alert, if any.
+  /// Removes the alert, if any; its presenter hears nothing.
   public func dismissAlert() {
+    alertResponse = nil
     if _alert.value != nil { _alert.value = nil }
+  }
+
+  /// The user pressed `button` of the alert shown: the alert goes, then its presenter hears
+  /// which button it was. A button the shown alert does not have changes nothing.
+  ///
+  /// - Parameter button: The button pressed.
+  /// - Returns: Whether an alert with this button was shown.
+  @discardableResult
+  public func respond(to button: ScreenAlert.Button) -> Bool {
+    guard let alert = _alert.value, alert.buttons.contains(button) else { return false }
+    let response = alertResponse
+    alertResponse = nil
+    _alert.value = nil
+    response?(button)
+    return true
+  }
+
+  /// The user pressed the button at `position` of the alert shown (a click on it).
+  ///
+  /// - Parameter position: The button's position in ``ScreenAlert/buttons``.
+  /// - Returns: Whether there was such a button.
+  @discardableResult
+  public func respond(toButtonAt position: Int) -> Bool {
+    guard let buttons = _alert.value?.buttons, buttons.indices.contains(position) else {
+      return false
+    }
+    return respond(to: buttons[position])
+  }
+
+  /// Routes a key to the alert shown, as every view layer does: while an alert is up it takes
+  /// every key; ``ScreenKey/activate`` presses its default button and ``ScreenKey/cancel`` its
+  /// cancel button (``ScreenAlert/button(for:)``).
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: Whether an alert was shown (and so took the key).
+  @discardableResult
+  public func handleAlertKey(_ key: ScreenKey) -> Bool {
+    guard let alert = _alert.value else { return false }
+    if let button = alert.button(for: key) { respond(to: button) }
+    return true
   }
 }

@@ -1,11 +1,16 @@
 import Tether
 
 /// One view per screen on a ``ScreenStack``, for a view layer: made when the screen is
-/// first shown (then `appeared` is called once), kept while the screen is on the stack, and
-/// dropped when it leaves. The terminal and the web layer both render through one.
+/// first shown (and then the screen's ``Screen/appearance`` starts, once), kept while the
+/// screen is on the stack, and dropped when it leaves. The terminal and the web layer both
+/// render through one.
+///
+/// A layer that wants to show data rather than a spinner (a web page's first answer) waits for
+/// the screens' appearances with ``appearancesFinished()``.
 @MainActor
 public final class ScreenViewCache<View> {
   private var views: [ObjectIdentifier: View] = [:]
+  private var appearances: [ObjectIdentifier: Appearance] = [:]
   private var token: ObservationToken?
   private var order: [ObjectIdentifier] = []
   private let top: () -> ObjectIdentifier?
@@ -15,15 +20,12 @@ public final class ScreenViewCache<View> {
   /// - Parameters:
   ///   - stack: The stack whose screens get views.
   ///   - make: The view for a screen: a switch over the app's destinations.
-  ///   - appeared: Called once with each new view, after it is made.
   public init<Destination>(
-    stack: ScreenStack<Destination>,
-    make: @escaping @MainActor (Screen<Destination>) -> View,
-    appeared: @escaping @MainActor (View) -> Void
+    stack: ScreenStack<Destination>, make: @escaping @MainActor (Screen<Destination>) -> View
   ) {
     top = { [weak stack] in stack?.topScreen.map { ObjectIdentifier($0) } }
     token = stack.screens.observe { [weak self] screens in
-      self?.sync(screens, make: make, appeared: appeared)
+      self?.sync(screens, make: make)
     }
   }
 
@@ -38,24 +40,79 @@ public final class ScreenViewCache<View> {
   /// How many views are kept (one per screen on the stack).
   public var count: Int { views.count }
 
-  /// Stops following the stack and drops every view.
+  /// Waits until the appearance of every screen shown has finished (their first loads have
+  /// landed), or until `timeout`, whichever is first. Screens that appear meanwhile are waited
+  /// for too.
+  ///
+  /// - Parameter timeout: The longest wait.
+  /// - Returns: Whether every appearance finished in time.
+  @discardableResult
+  public func appearancesFinished(timeout: Duration = .seconds(1)) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while let running = appearances.values.first(where: { !$0.isFinished }) {
+      guard await running.wait(until: deadline) else { return false }
+    }
+    return true
+  }
+
+  /// Stops following the stack and drops every view; appearances still running go on.
   public func removeAll() {
     token = nil
     views = [:]
     order = []
+    appearances = [:]
   }
 
   private func sync<Destination>(
-    _ screens: [Screen<Destination>], make: (Screen<Destination>) -> View,
-    appeared: (View) -> Void
+    _ screens: [Screen<Destination>], make: (Screen<Destination>) -> View
   ) {
     order = screens.map { ObjectIdentifier($0) }
     let shown = Set(order)
     views = views.filter { shown.contains($0.key) }
+    appearances = appearances.filter { shown.contains($0.key) }
     for screen in screens where views[ObjectIdentifier(screen)] == nil {
-      let view = make(screen)
-      views[ObjectIdentifier(screen)] = view
-      appeared(view)
+      views[ObjectIdentifier(screen)] = make(screen)
+      if let input = screen.appearance {
+        let appearance = Appearance()
+        appearances[ObjectIdentifier(screen)] = appearance
+        Task {
+          await input()
+          appearance.finish()
+        }
+      }
     }
+  }
+}
+
+/// One screen's appearance input while it runs, and who waits for it.
+@MainActor
+private final class Appearance {
+  private(set) var isFinished = false
+  private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+  private var nextWaiter = 0
+
+  func finish() {
+    isFinished = true
+    let waiting = waiters
+    waiters = [:]
+    for waiter in waiting.values { waiter.resume(returning: true) }
+  }
+
+  /// Whether the appearance finished before `deadline`.
+  func wait(until deadline: ContinuousClock.Instant) async -> Bool {
+    guard !isFinished else { return true }
+    let id = nextWaiter
+    nextWaiter += 1
+    let timer = Task { [weak self] in
+      try? await Task.sleep(until: deadline)
+      self?.timeOut(id)
+    }
+    let finished = await withCheckedContinuation { waiters[id] = $0 }
+    timer.cancel()
+    return finished
+  }
+
+  private func timeOut(_ id: Int) {
+    waiters.removeValue(forKey: id)?.resume(returning: false)
   }
 }

@@ -6,8 +6,9 @@ import TetherFlow
 /// screen on the stack, made by the view factory when the screen first appears and dropped
 /// when the screen leaves.
 ///
-/// Keys go to the alert first (Enter or Esc dismisses it), then to the top screen's view, then
-/// to navigation: Esc, Backspace or ← goes back, `q` or Ctrl-C quits.
+/// Keys go to the alert first (TetherFlow's rule, `ScreenStack.handleAlertKey(_:)`: Enter
+/// presses the default button, Esc the cancel button), then to the top screen's view, then to
+/// navigation: Esc, Backspace or ← goes back, `q` or Ctrl-C quits.
 @MainActor
 public final class TerminalNavigator {
   /// Called when the user asks to quit: ``TerminalExit/quit`` for `q`,
@@ -31,7 +32,7 @@ public final class TerminalNavigator {
   ) {
     self.stack = StackAdapter(stack: stack)
     // One view per screen shown; a screen's view appears once, when it is first shown.
-    views = ScreenViewCache(stack: stack, make: makeView) { $0.didAppear() }
+    views = ScreenViewCache(stack: stack, make: makeView)
   }
 
   /// The title of the screen on top, if any.
@@ -41,9 +42,9 @@ public final class TerminalNavigator {
   ///
   /// - Parameter key: The key the user pressed.
   public func handle(_ key: Key) {
-    if stack.alert != nil {
-      if key == .enter || key == .escape { stack.dismissAlert() }
+    if stack.hasAlert {
       if key == .control("c") { onQuit(.interrupted) }
+      if let screenKey = key.screenKey { stack.handleAlertKey(screenKey) }
       return
     }
     if let view = views.topView, view.handle(key) { return }
@@ -91,8 +92,9 @@ public final class TerminalNavigator {
 private protocol TerminalStack {
   var titles: [String] { get }
   var alert: ScreenAlert? { get }
+  var hasAlert: Bool { get }
   func pop()
-  func dismissAlert()
+  func handleAlertKey(_ key: ScreenKey)
 }
 
 @MainActor
@@ -101,7 +103,8 @@ private struct StackAdapter<Destination>: TerminalStack {
 
   var titles: [String] { stack.screens.value.map(\.title) }
   var alert: ScreenAlert? { stack.alert.value }
+  var hasAlert: Bool { stack.alert.value != nil }
 
   func pop() { stack.pop() }
-  func dismissAlert() { stack.dismissAlert() }
+  func handleAlertKey(_ key: ScreenKey) { stack.handleAlertKey(key) }
 }

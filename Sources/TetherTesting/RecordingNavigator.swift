@@ -79,10 +79,23 @@ public final class RecordingNavigator<Destination>: Navigator {
     stack.pop()
   }
 
-  /// Records the request and shows `alert`.
-  public func present(_ alert: ScreenAlert) {
+  /// Records the request and shows `alert`; `onResponse` hears the button a test presses
+  /// with ``respond(to:)``.
+  public func present(
+    _ alert: ScreenAlert, onResponse: @escaping @MainActor (ScreenAlert.Button) -> Void
+  ) {
     events.append(.present(alert))
-    stack.present(alert)
+    stack.present(alert, onResponse: onResponse)
+  }
+
+  /// Presses `button` of the alert shown, as a user would (not a flow request, so not
+  /// recorded): the alert goes and its presenter hears the button.
+  ///
+  /// - Parameter button: The button.
+  /// - Returns: Whether the alert shown had that button.
+  @discardableResult
+  public func respond(to button: ScreenAlert.Button) -> Bool {
+    stack.respond(to: button)
   }
 
   /// Records the request and removes the alert.

@@ -160,35 +160,68 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
 @Suite struct ScreenViewCacheTests {
   final class View {
     let title: String
-    var appearances = 0
     init(_ title: String) { self.title = title }
   }
 
   @Test func oneViewPerScreenMadeOnceAppearingOnceAndDroppedWhenItLeaves() async {
     let stack = ScreenStack<Model>()
     var made: [String] = []
-    let cache = ScreenViewCache<View>(
-      stack: stack,
-      make: { screen in
-        made.append(screen.title)
-        return View(screen.title)
-      },
-      appeared: { $0.appearances += 1 })
-    stack.setRoot(screen("Home"))
-    stack.push(screen("Detail"))
+    var appeared: [String] = []
+    func appearing(_ name: String) -> Screen<Model> {
+      Screen(Model(name), title: name, onAppear: { appeared.append(name) })
+    }
+    let cache = ScreenViewCache<View>(stack: stack) { screen in
+      made.append(screen.title)
+      return View(screen.title)
+    }
+    stack.setRoot(appearing("Home"))
+    stack.push(appearing("Detail"))
     stack.present(ScreenAlert(title: "T", message: "M"))  // no screen change: nothing made
     #expect(made == ["Home", "Detail"])
     #expect(cache.topView?.title == "Detail")
-    #expect(cache.topView?.appearances == 1)
+    #expect(await cache.appearancesFinished())
+    #expect(appeared.sorted() == ["Detail", "Home"])
     #expect(cache.count == 2)
     await withLeakTracking { leaks in
       if let detail = cache.topView { leaks.track(detail) }
       stack.pop()
     }
     #expect(cache.topView?.title == "Home")
-    #expect(cache.topView?.appearances == 1, "coming back to a screen does not appear it again")
+    #expect(await cache.appearancesFinished())
+    #expect(appeared.count == 2, "coming back to a screen does not appear it again")
     cache.removeAll()
-    stack.push(screen("After"))
+    stack.push(appearing("After"))
     #expect(cache.count == 0 && made == ["Home", "Detail"])
+  }
+
+  @Test func appearancesCanBeAwaitedAndAStuckOneTimesOut() async {
+    let stack = ScreenStack<Model>()
+    let cache = ScreenViewCache<View>(stack: stack) { View($0.title) }
+    let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+    var loaded = false
+    stack.setRoot(
+      Screen(
+        Model("List"), title: "List",
+        onAppear: {
+          for await _ in gate { break }
+          loaded = true
+        }))
+    // The load waits on the gate: the wait gives up at its timeout, and says so.
+    #expect(await cache.appearancesFinished(timeout: .milliseconds(20)) == false)
+    #expect(!loaded)
+    opener.yield()
+    #expect(await cache.appearancesFinished(timeout: .seconds(10)))
+    #expect(loaded, "the wait returns only once the appearance input has finished")
+    // A screen pushed later is waited for too.
+    var detailLoaded = false
+    stack.push(
+      Screen(
+        Model("Detail"), title: "Detail",
+        onAppear: {
+          await Task.yield()
+          detailLoaded = true
+        }))
+    #expect(await cache.appearancesFinished(timeout: .seconds(10)))
+    #expect(detailLoaded)
   }
 }

@@ -122,22 +122,25 @@ private struct Item: Identifiable, Equatable {
 
   @Test func eachScreenAppearsOnceAndItsViewIsDroppedWhenItLeaves() async {
     final class Probe: TerminalView {
-      var appearances = 0
       func draw(in canvas: inout Canvas, frame: Rect) {}
-      func didAppear() { appearances += 1 }
     }
     let stack = ScreenStack<Model>()
     var made: [String: Probe] = [:]
+    var appearances: [String: Int] = [:]
     let navigator = TerminalNavigator(stack: stack) { screen in
       let probe = Probe()
       made[screen.title] = probe
       return probe
     }
-    stack.setRoot(Screen(Model(), title: "Home"))
-    stack.push(Screen(Model(), title: "Detail"))
+    func screen(_ title: String) -> Screen<Model> {
+      Screen(Model(), title: title, onAppear: { appearances[title, default: 0] += 1 })
+    }
+    stack.setRoot(screen("Home"))
+    stack.push(screen("Detail"))
     stack.pop()
-    #expect(made["Home"]?.appearances == 1)
-    #expect(made["Detail"]?.appearances == 1)
+    // Appearance inputs run in tasks of their own: let them run.
+    for _ in 0..<1000 where appearances.count < 2 { await Task.yield() }
+    #expect(appearances == ["Home": 1, "Detail": 1])
     // The navigator dropped the popped screen's view: only the factory's copy is left.
     await withLeakTracking { leaks in
       if let detail = made.removeValue(forKey: "Detail") { leaks.track(detail) }

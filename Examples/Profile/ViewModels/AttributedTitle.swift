@@ -20,6 +20,15 @@ public struct AttributedTitle: Equatable, Hashable, Sendable {
     self.attributingTitle = attributingTitle
   }
 
+  /// The title on one line, for a layer that lays counters out side by side:
+  /// `"12 Followers"` for `"12 \nFollowers"` (every line break, and the spaces before it,
+  /// become one space).
+  public var singleLine: String {
+    title.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.hasSuffix(" ") ? String($0.dropLast(1)) : String($0) }
+      .joined(separator: " ")
+  }
+
   /// `"<count> \n<label>"` with `label` emphasized.
   static func counter(_ count: Int, _ label: String) -> AttributedTitle {
     AttributedTitle(title: "\(count) \n\(label)", attributingTitle: label)

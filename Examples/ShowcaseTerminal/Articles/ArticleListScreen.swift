@@ -1,5 +1,6 @@
 import Articles
 import Tether
+import TetherFlow
 import TetherTerminal
 
 /// The Articles: headline and date per row.
@@ -15,7 +16,6 @@ enum ArticleListScreen {
           list.userSelected(row: $0)
         },
       ]),
-      onAppear: send { await list.viewDidLoad() },
-      keys: [.character("r"): send { await list.reloadRequested() }])
+      keys: [.character("r"): asyncAction { await list.reloadRequested() }])
   }
 }

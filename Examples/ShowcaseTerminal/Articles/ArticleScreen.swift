@@ -13,7 +13,6 @@ enum ArticleScreen {
         ShadedImageView(image: article.thumbnail, status: article.thumbnailStatus),
         Label(""),
         Label(article.body, wraps: true),
-      ]),
-      onAppear: send { await article.viewDidAppear() })
+      ]))
   }
 }

@@ -1,19 +1,15 @@
 import TetherTerminal
 
-/// A screen's root view: its content, an input sent when the screen appears, and the keys that
-/// send inputs. Each key maps to exactly one view-model input; the view model decides what the
-/// input does.
+/// A screen's root view: its content, and the keys that send inputs. Each key maps to exactly
+/// one view-model input; the view model decides what the input does. (A screen's appearance
+/// input is its flow's, in `Screen(onAppear:)`, and runs in every view layer.)
 @MainActor
 final class Screenful: TerminalView {
   private let content: any TerminalView
-  private let onAppear: () -> Void
   private let keys: [Key: () -> Void]
 
-  init(
-    _ content: any TerminalView, onAppear: @escaping () -> Void = {}, keys: [Key: () -> Void] = [:]
-  ) {
+  init(_ content: any TerminalView, keys: [Key: () -> Void] = [:]) {
     self.content = content
-    self.onAppear = onAppear
     self.keys = keys
   }
 
@@ -26,15 +22,4 @@ final class Screenful: TerminalView {
     action()
     return true
   }
-
-  func didAppear() {
-    content.didAppear()
-    onAppear()
-  }
-}
-
-/// Runs a view-model input that is `async` from a key or an appearance.
-@MainActor
-func send(_ input: @escaping @MainActor () async -> Void) -> () -> Void {
-  { Task { await input() } }
 }

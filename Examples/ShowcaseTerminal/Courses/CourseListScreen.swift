@@ -1,5 +1,6 @@
 import Courses
 import Tether
+import TetherFlow
 import TetherTerminal
 
 /// The Courses: the name on the left, the lesson count (and ⓘ) on the right.
@@ -13,17 +14,14 @@ enum CourseListScreen {
           loadingMessage: "Loading courses…", tick: tick),
         ListView(rows: list.rows, format: row) { list.userSelected(row: $0) },
       ]),
-      onAppear: send { await list.viewDidLoad() },
-      keys: [.character("r"): send { await list.reloadRequested() }])
+      keys: [.character("r"): asyncAction { await list.reloadRequested() }])
   }
 
   /// One line: the title, cut to leave room for the detail text and its accessory mark.
   private static func row(_ cell: CourseCellViewModel, width: Int) -> [String] {
-    let right = cell.detailText + accessoryMark[cell.accessory, default: ""]
+    let right = cell.detailText + cell.accessory.textMark
     let left = cell.titleText.truncated(toWidth: max(1, width - DisplayWidth.of(right) - 2))
     let gap = max(1, width - DisplayWidth.of(left) - DisplayWidth.of(right))
     return [left + String(repeating: " ", count: gap) + right]
   }
-
-  private static let accessoryMark: [CourseAccessory: String] = [.detailButton: " ⓘ"]
 }

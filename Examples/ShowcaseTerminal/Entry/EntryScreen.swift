@@ -1,5 +1,6 @@
 import Entry
 import Tether
+import TetherFlow
 import TetherTerminal
 
 /// Seed 004's entry: the fetched user, and buttons to fetch and to select.
@@ -12,7 +13,7 @@ enum EntryScreen {
         isLoading: entry.isFetching, errorMessage: entry.errorMessage,
         loadingMessage: "Fetching a user…", reloadKey: "f", tick: tick),
       Label(""),
-      Button("Fetch user", key: "f", action: send { await entry.fetchRequested() }),
+      Button("Fetch user", key: "f", action: asyncAction { await entry.fetchRequested() }),
       Button("Select user", key: "s", isEnabled: entry.canSelect) { entry.selectRequested() },
     ])
   }

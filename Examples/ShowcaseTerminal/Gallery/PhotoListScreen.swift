@@ -1,5 +1,6 @@
 import Gallery
 import Tether
+import TetherFlow
 import TetherTerminal
 
 /// The Gallery's popular photos: title and date · description per row, paging as the
@@ -20,7 +21,6 @@ enum PhotoListScreen {
           onChoose: { list.userSelected(row: $0) }),
         Label(list.statusText.map { "\($0) · Enter open · r refresh" }, style: dim),
       ]),
-      onAppear: send { await list.viewDidLoad() },
-      keys: [.character("r"): send { await list.reloadRequested() }])
+      keys: [.character("r"): asyncAction { await list.reloadRequested() }])
   }
 }

@@ -1,5 +1,6 @@
 import Profile
 import Tether
+import TetherFlow
 import TetherTerminal
 
 /// The Profile header, drawn from whichever binding style is chosen (they all agree).
@@ -15,8 +16,8 @@ enum ProfileScreen {
         }.joined(separator: "  ")
     }
     var keys: [Key: () -> Void] = [
-      .character("n"): send { await screen.nextProfileRequested() },
-      .character("r"): send { await screen.reloadRequested() },
+      .character("n"): asyncAction { await screen.nextProfileRequested() },
+      .character("r"): asyncAction { await screen.reloadRequested() },
     ]
     for (index, style) in styles.enumerated() {
       keys[.character(Character("\(index + 1)"))] = { screen.userSelected(style: style) }
@@ -32,7 +33,6 @@ enum ProfileScreen {
           loadingMessage: "Loading profile…", tick: tick),
         Label(screen.display.map(headerText), wraps: true),
       ]),
-      onAppear: send { await screen.viewDidLoad() },
       keys: keys)
   }
 
@@ -44,7 +44,7 @@ enum ProfileScreen {
       display.bio,
       "",
       [display.followers, display.repositories, display.following]
-        .map { $0.title.replacingOccurrences(of: " \n", with: " ") }.joined(separator: "   "),
+        .map(\.singleLine).joined(separator: "   "),
       "Avatar: \(display.avatarURL.absoluteString)",
     ].joined(separator: "\n")
   }

@@ -7,17 +7,15 @@ import TetherWeb
 @MainActor
 enum ArticleScreen {
   static func view(_ article: any ArticleViewViewModel) -> any WebView {
-    Screenful(
-      VStack([
-        Label(article.title, tag: "h2"),
-        Label(article.date, className: "dim"),
-        Image(
-          source: article.thumbnail.map { thumbnail in
-            thumbnail.map { "data:image/png;base64," + Data($0.png()).base64EncodedString() }
-          },
-          description: "Thumbnail of \(article.title)", status: article.thumbnailStatus),
-        Label(article.body),
-      ]),
-      onAppear: send { await article.viewDidAppear() })
+    VStack([
+      Label(article.title, tag: "h2"),
+      Label(article.date, className: "dim"),
+      Image(
+        source: article.thumbnail.map { thumbnail in
+          thumbnail.map { "data:image/png;base64," + Data($0.png()).base64EncodedString() }
+        },
+        description: "Thumbnail of \(article.title)", status: article.thumbnailStatus),
+      Label(article.body),
+    ])
   }
 }

@@ -1,4 +1,5 @@
 import Entry
+import TetherFlow
 import TetherWeb
 
 /// Seed 004's entry: the fetched user, and buttons to fetch and to select.
@@ -9,8 +10,8 @@ enum EntryScreen {
       Label(entry.userText, tag: "h2"),
       LoadStatus(
         isLoading: entry.isFetching, errorMessage: entry.errorMessage,
-        loadingMessage: "Fetching a user…", retry: send { await entry.fetchRequested() }),
-      Button("Fetch user", action: send { await entry.fetchRequested() }),
+        loadingMessage: "Fetching a user…", retry: asyncAction { await entry.fetchRequested() }),
+      Button("Fetch user", action: asyncAction { await entry.fetchRequested() }),
       Button("Select user", isEnabled: entry.canSelect) { entry.selectRequested() },
     ])
   }

@@ -1,4 +1,5 @@
 import Gallery
+import TetherFlow
 import TetherWeb
 
 /// The Gallery's popular photos: title and date · description per row, paging as the
@@ -6,18 +7,17 @@ import TetherWeb
 @MainActor
 enum PhotoListScreen {
   static func view(_ list: PhotoListViewModel) -> any WebView {
-    Screenful(
-      VStack([
-        LoadStatus(
-          isLoading: list.isLoading, errorMessage: list.errorMessage,
-          loadingMessage: "Loading popular photos…", retry: send { await list.reloadRequested() }),
-        OptionalLabel(list.emptyStateMessage, className: "dim"),
-        ListView(
-          rows: list.rows, format: { [$0.titleText, $0.subtitleText] },
-          onSelectionChange: { row in Task { await list.userReached(row: row) } },
-          onChoose: { list.userSelected(row: $0) }),
-        Label(list.statusText, className: "dim"),
-      ]),
-      onAppear: send { await list.viewDidLoad() })
+    VStack([
+      LoadStatus(
+        isLoading: list.isLoading, errorMessage: list.errorMessage,
+        loadingMessage: "Loading popular photos…",
+        retry: asyncAction { await list.reloadRequested() }),
+      OptionalLabel(list.emptyStateMessage, className: "dim"),
+      ListView(
+        rows: list.rows, format: { [$0.titleText, $0.subtitleText] },
+        onSelectionChange: { row in Task { await list.userReached(row: row) } },
+        onChoose: { list.userSelected(row: $0) }),
+      Label(list.statusText, className: "dim"),
+    ])
   }
 }

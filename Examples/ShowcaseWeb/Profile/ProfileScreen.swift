@@ -1,5 +1,6 @@
 import Profile
 import Tether
+import TetherFlow
 import TetherWeb
 
 /// The Profile header, drawn from whichever binding style is chosen (they all agree).
@@ -11,25 +12,24 @@ enum ProfileScreen {
         screen.userSelected(style: style)
       }
     }
-    return Screenful(
-      VStack(
-        [Label("Binding style (every style renders the same header):", className: "dim")]
-          + styleButtons
-          + [
-            Button("Next profile", action: send { await screen.nextProfileRequested() }),
-            LoadStatus(
-              isLoading: screen.isLoading, errorMessage: screen.errorMessage,
-              loadingMessage: "Loading profile…", retry: send { await screen.reloadRequested() }),
-            Label(screen.display.map { $0.map { "@\($0.nickname)" } ?? "" }, tag: "h2"),
-            Label(screen.display.map { $0?.bio ?? "" }),
-            Label(
-              screen.display.map { display in
-                guard let display else { return "" }
-                return [display.followers, display.repositories, display.following]
-                  .map { $0.title.replacingOccurrences(of: " \n", with: " ") }
-                  .joined(separator: " · ")
-              }, className: "dim"),
-          ]),
-      onAppear: send { await screen.viewDidLoad() })
+    return VStack(
+      [Label("Binding style (every style renders the same header):", className: "dim")]
+        + styleButtons
+        + [
+          Button("Next profile", action: asyncAction { await screen.nextProfileRequested() }),
+          LoadStatus(
+            isLoading: screen.isLoading, errorMessage: screen.errorMessage,
+            loadingMessage: "Loading profile…",
+            retry: asyncAction { await screen.reloadRequested() }),
+          Label(screen.display.map { $0.map { "@\($0.nickname)" } ?? "" }, tag: "h2"),
+          Label(screen.display.map { $0?.bio ?? "" }),
+          Label(
+            screen.display.map { display in
+              guard let display else { return "" }
+              return [display.followers, display.repositories, display.following]
+                .map(\.singleLine)
+                .joined(separator: " · ")
+            }, className: "dim"),
+        ])
   }
 }

@@ -21,6 +21,7 @@ struct StubCourseService: CourseService {
     let cell = CourseCellViewModel(course: Course(id: 1, name: "C", numberOfLessons: lessons))
     #expect(cell.detailText == text)
     #expect(cell.accessory == accessory)
+    #expect(cell.accessory.textMark == (accessory == .detailButton ? " ⓘ" : ""))
     #expect(cell.titleText == "C")
   }
 

@@ -24,6 +24,8 @@ import TetherTesting
       octocat.followers == AttributedTitle(title: "12 \nFollowers", attributingTitle: "Followers"))
     #expect(octocat.repositories.title == "8 \nRepositories")
     #expect(octocat.following.title == "9 \nFollowing")
+    #expect(octocat.followers.singleLine == "12 Followers", "one line for text layers")
+    #expect(AttributedTitle(title: "a  \nb\nc", attributingTitle: "b").singleLine == "a  b c")
     #expect(octocat.nickname == "octocat")
     #expect(octocat.bio == "Not set yet")
     #expect(octocat.avatarURL.absoluteString == "https://img.example.org/avatars/octocat.png")

@@ -92,7 +92,7 @@ func eventually(_ condition: () -> Bool) async -> Bool {
           id: "chaos", stack: stack, appTitle: "Tether showcase",
           open: { _ in }, makeView: ShowcaseWebViews.makeView(for:))
         var page: String { session.document(script: "/tether.js", style: "/tether.css") }
-        await session.settle()
+        await session.waitForAppearance()
         if app.fetchKey != nil, let fetch = buttonID(labelled: "Fetch user", in: page) {
           await session.receive(ClientMessage.click(id: fetch).json)
         }

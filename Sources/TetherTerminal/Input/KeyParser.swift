@@ -1,3 +1,5 @@
+import TetherFlow
+
 /// A key the user pressed.
 public enum Key: Equatable, Hashable, Sendable {
   /// A printable character (any script, emoji included).
@@ -9,6 +11,24 @@ public enum Key: Equatable, Hashable, Sendable {
   case control(Character)
   /// An escape sequence this parser does not know, kept whole.
   case unknown([UInt8])
+}
+
+extension Key {
+  /// The key in the vocabulary every view layer shares, if it has a place there: ↑/k, ↓/j,
+  /// PageUp, PageDown, Home, End, Enter (activate) and Esc (cancel).
+  public var screenKey: ScreenKey? {
+    switch self {
+    case .up, .character("k"): .up
+    case .down, .character("j"): .down
+    case .pageUp: .pageUp
+    case .pageDown: .pageDown
+    case .home: .home
+    case .end: .end
+    case .enter: .activate
+    case .escape: .cancel
+    default: nil
+    }
+  }
 }
 
 /// A key and the bytes the terminal sent for it.

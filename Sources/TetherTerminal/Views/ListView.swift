@@ -4,22 +4,19 @@ import TetherFlow
 /// A scrolling list with a selection, bound to a property of identifiable rows.
 ///
 /// - Drawing costs O(visible rows): only the rows in the window are formatted.
-/// - When the rows change, the list applies the `ListDiff` to its selection: the selected row
-///   stays selected when rows are inserted, removed or moved around it.
+/// - The selection is a ``ListSelection`` (TetherFlow): it follows the selected row by identity
+///   when rows are inserted, removed or moved around it, and its rule for a deleted selected
+///   row is the web layer's too.
 /// - ↑/↓ (or k/j), PageUp/PageDown, Home/End move the selection; Enter chooses.
 @MainActor
 public final class ListView<Row: Identifiable & Equatable>: TerminalView {
-  /// The selected index.
-  public let selection = MutableProperty(0)
+  /// The selection: the rule every view layer shares.
+  public let listSelection: ListSelection<Row>
   private let rows: Property<[Row]>
   private let rowHeight: Int
   private let format: (Row, Int) -> [String]
-  private let onChoose: (Int) -> Void
-  private let onSelectionChange: (Int) -> Void
   private var offset = 0
-  private var lastRows: [Row]
   private var lastPageSize = 1
-  private var token: ObservationToken?
 
   /// Creates a list.
   ///
@@ -37,11 +34,11 @@ public final class ListView<Row: Identifiable & Equatable>: TerminalView {
     self.rows = rows
     self.rowHeight = max(1, rowHeight)
     self.format = format
-    self.onChoose = onChoose
-    self.onSelectionChange = onSelectionChange
-    lastRows = rows.value
-    token = rows.changes.observe { [weak self] in self?.apply($0) }
+    listSelection = ListSelection(rows: rows, onMove: onSelectionChange, onActivate: onChoose)
   }
+
+  /// The selected index.
+  public var selection: Property<Int> { listSelection.index }
 
   /// Flexible: a list takes the rows left.
   public func preferredHeight(width: Int) -> Int? { nil }
@@ -78,69 +75,10 @@ public final class ListView<Row: Identifiable & Equatable>: TerminalView {
     }
   }
 
-  /// Moves the selection or chooses.
+  /// Moves the selection or chooses (a page is the rows drawn last).
   public func handle(_ key: Key) -> Bool {
-    let count = rows.value.count
-    guard count > 0 else { return false }
-    let current = selection.value
-    switch key {
-    case .up, .character("k"): select(current - 1)
-    case .down, .character("j"): select(current + 1)
-    case .pageUp: select(current - lastPageSize)
-    case .pageDown: select(current + lastPageSize)
-    case .home: select(0)
-    case .end: select(count - 1)
-    case .enter: onChoose(min(current, count - 1))
-    default: return false
-    }
-    return true
-  }
-
-  private func select(_ index: Int) {
-    let clamped = min(max(0, index), max(0, rows.value.count - 1))
-    guard clamped != selection.value else { return }
-    selection.value = clamped
-    onSelectionChange(clamped)
-  }
-
-  /// Keeps the selected row selected across a change of the rows.
-  private func apply(_ newRows: [Row]) {
-    let diff = ListDiff(from: lastRows, to: newRows)
-    let old = selection.value
-    let hadSelectedRow = lastRows.indices.contains(old)
-    lastRows = newRows
-    guard !diff.isEmpty else { return }
-    guard hadSelectedRow else {
-      // Nothing was selected (the list was empty): start at the top.
-      if selection.value != 0 {
-        selection.value = 0
-        onSelectionChange(0)
-      }
-      return
-    }
-    var index = old
-    if let moved = diff.moves.first(where: { $0.old == old }) {
-      index = moved.new
-    } else if diff.deletions.contains(old) {
-      index = min(old, max(0, newRows.count - 1))
-    } else {
-      // The row stayed in order: it moves by the deletions above it and insertions above it.
-      let removedAbove =
-        diff.deletions.filter { $0 < old }.count
-        + diff.moves.filter { $0.old < old }.count
-      var position = old - removedAbove
-      for inserted in (diff.insertions + diff.moves.map(\.new)).sorted() where inserted <= position
-      {
-        position += 1
-      }
-      index = position
-    }
-    let clamped = min(max(0, index), max(0, newRows.count - 1))
-    guard clamped != selection.value else { return }
-    // The view model hears of every move, the user's or a diff's, so what it knows of the
-    // selection (paging, for one) never goes stale.
-    selection.value = clamped
-    onSelectionChange(clamped)
+    guard let key = key.screenKey else { return false }
+    return listSelection.handle(key, pageSize: lastPageSize)
   }
 }
 
@@ -180,8 +118,11 @@ public final class AlertBox {
     for (index, line) in lines.enumerated() where 2 + index < height - 2 {
       canvas.draw(line, x: x + 2, y: y + 2 + index, maxWidth: width - 4)
     }
-    let buttons = alert.buttons.enumerated().map { index, button in
-      index == 0 ? "[ \(button.title) (Enter) ]" : "[ \(button.title) ]"
+    // The keys that press them are TetherFlow's rule: Enter the default, Esc the cancel button.
+    let buttons = alert.buttons.map { button in
+      if button == alert.defaultButton { return "[ \(button.title) (Enter) ]" }
+      if button == alert.escapeButton { return "[ \(button.title) (Esc) ]" }
+      return "[ \(button.title) ]"
     }.joined(separator: " ")
     canvas.draw(
       buttons, x: x + max(2, (width - DisplayWidth.of(buttons)) / 2), y: y + height - 2,

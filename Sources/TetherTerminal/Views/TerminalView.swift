@@ -40,8 +40,6 @@ public protocol TerminalView: AnyObject {
   func draw(in canvas: inout Canvas, frame: Rect)
   /// Handles `key`; returns `true` if it was used.
   func handle(_ key: Key) -> Bool
-  /// The view's screen became visible (start loading, say).
-  func didAppear()
 }
 
 extension TerminalView {
@@ -49,8 +47,6 @@ extension TerminalView {
   public func preferredHeight(width: Int) -> Int? { 1 }
   /// Keys are not handled by default.
   public func handle(_ key: Key) -> Bool { false }
-  /// Nothing happens on appearance by default.
-  public func didAppear() {}
 }
 
 /// Stacks views top to bottom: fixed-height views get their rows, flexible ones share the rest.
@@ -99,10 +95,5 @@ public final class VStack: TerminalView {
   /// Offers the key to each child in turn.
   public func handle(_ key: Key) -> Bool {
     children.contains { $0.handle(key) }
-  }
-
-  /// Tells every child.
-  public func didAppear() {
-    for child in children { child.didAppear() }
   }
 }

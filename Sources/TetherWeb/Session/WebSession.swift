@@ -50,29 +50,23 @@ public final class WebSession {
     self.appTitle = appTitle
     self.open = open
     self.resumeSigner = resumeSigner
-    views = ScreenViewCache(stack: stack, make: makeView) { $0.didAppear() }
+    views = ScreenViewCache(stack: stack, make: makeView)
     renderToken = observe { [weak self] in self?.renderAndSend() }
   }
 
   /// The path the stack shows, such as `/gallery/photo/230200335`.
   public var path: String { stack.path.description }
 
-  /// Waits until the page stops changing — the screens' first loads have landed — or until
-  /// `timeout`, whichever is first. A page served after this shows data that was at hand
-  /// (a bundled catalog) instead of a spinner a patch replaces a moment later.
+  /// Waits until the appearance of every screen shown has finished — their first loads have
+  /// landed (TetherFlow's `ScreenViewCache.appearancesFinished(timeout:)`) — or until
+  /// `timeout`. A page served after this shows the data instead of a spinner that a patch
+  /// replaces a moment later.
   ///
-  /// - Parameter timeout: The longest wait.
-  public func settle(timeout: Duration = .milliseconds(250)) async {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    var last = render()
-    var quiet = 0
-    while quiet < 10, clock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(2))
-      let tree = render()
-      quiet = tree == last ? quiet + 1 : 0
-      last = tree
-    }
+  /// - Parameter timeout: The longest wait: a slow service does not hold the page back longer.
+  /// - Returns: Whether every appearance finished in time.
+  @discardableResult
+  public func waitForAppearance(timeout: Duration = .seconds(1)) async -> Bool {
+    await views.appearancesFinished(timeout: timeout)
   }
 
   /// What a page needs to rebuild this session elsewhere: the path, each screen's
@@ -173,21 +167,19 @@ public final class WebSession {
     }
     switch message {
     case .click(let id):
-      if id.hasPrefix("alert.") {
-        stack.dismissAlert()
-      } else if let handler = context.clickHandler(for: id) {
-        handler()
-      } else {
+      guard let handler = context.clickHandler(for: id) else {
         return refuse(.noHandler(id: String(id.prefix(80))))
       }
+      handler()
     case .key(let key):
-      if stack.alert != nil {
-        if key == .escape || key == .enter { stack.dismissAlert() }
-      } else if let view = topView {
+      // TetherFlow's rule: an alert takes every key (Enter its default button, Escape its
+      // cancel button); otherwise the top screen's view gets it.
+      if !stack.handleAlertKey(key.screenKey), let view = topView {
         _ = view.handle(key: key)
       }
     case .dismissAlert:
-      stack.dismissAlert()
+      // The page's dialog was cancelled (Escape): the alert's cancel button.
+      _ = stack.handleAlertKey(.cancel)
     case .resume:
       // Read by the registry before the session existed here; a live session has nothing to
       // rebuild.
@@ -241,9 +233,11 @@ public final class WebSession {
     ]
     if let alert = stack.alert {
       let buttons = alert.buttons.enumerated().map { index, button -> HTMLNode in
-        .element(
-          "button", id: "alert.b\(index)", [("type", "button"), ("class", "alert-button")],
-          [.text(button.title)])
+        let id = "alert.b\(index)"
+        context.onClick(id) { [stack] in stack.respond(toButtonAt: index) }
+        if button == alert.defaultButton { context.focus = id }
+        return .element(
+          "button", id: id, [("type", "button"), ("class", "alert-button")], [.text(button.title)])
       }
       children.append(
         .element(
@@ -253,7 +247,6 @@ public final class WebSession {
             .element("p", id: "alert.message", [], [.text(alert.message)]),
             .element("div", id: "alert.buttons", [("class", "buttons")], buttons),
           ]))
-      context.focus = "alert.b0"
     } else {
       children.append(.element("dialog", id: "alert", [], []))
     }
@@ -306,7 +299,8 @@ private protocol WebStack {
   var path: ScreenPath { get }
   func depth(of path: ScreenPath) -> Int?
   func pop(toDepth depth: Int)
-  func dismissAlert()
+  func handleAlertKey(_ key: ScreenKey) -> Bool
+  func respond(toButtonAt position: Int)
   func present(_ alert: ScreenAlert)
   func release()
 }
@@ -335,7 +329,8 @@ private final class WebStackAdapter<Destination>: WebStack {
   }
 
   func pop(toDepth depth: Int) { stack?.pop(toDepth: depth) }
-  func dismissAlert() { stack?.dismissAlert() }
+  func handleAlertKey(_ key: ScreenKey) -> Bool { stack?.handleAlertKey(key) ?? false }
+  func respond(toButtonAt position: Int) { stack?.respond(toButtonAt: position) }
   func present(_ alert: ScreenAlert) { stack?.present(alert) }
   func release() { stack = nil }
 }

@@ -160,11 +160,6 @@ public final class VStack: WebView {
     views.contains { $0.handle(key: key) }
   }
 
-  /// Tells every view.
-  public func didAppear() {
-    for view in views { view.didAppear() }
-  }
-
   /// The first view's key that has one, as `<index>:<key>`.
   public var restorationKey: String? {
     for (index, view) in views.enumerated() {

@@ -1,22 +1,18 @@
 import Tether
+import TetherFlow
 
 /// A list of focusable row buttons with a selection, bound to a property of identifiable rows.
 ///
 /// Clicking a row selects and chooses it; ↑/↓, Home/End move the selection and Enter chooses,
-/// as in the terminal. When the rows change, the selected row stays selected (by id), and the
-/// owner hears of every move of the selection.
+/// as in the terminal. The selection is a ``ListSelection`` (TetherFlow), the terminal's too:
+/// it follows the selected row by identity through each change of the rows, with one rule for
+/// a deleted selected row, and the owner hears of every move.
 @MainActor
 public final class ListView<Row: Identifiable & Equatable>: WebView {
-  /// The selected index.
-  public let selection = MutableProperty(0)
+  /// The selection: the rule every view layer shares.
+  public let listSelection: ListSelection<Row>
   private let rows: Property<[Row]>
   private let format: (Row) -> [String]
-  private let onChoose: (Int) -> Void
-  private let onSelectionChange: (Int) -> Void
-  private var selectedID: Row.ID?
-  /// A restored selection whose row has not arrived yet.
-  private var pendingKey: String?
-  private var token: ObservationToken?
 
   /// Creates a list.
   ///
@@ -31,11 +27,11 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
   ) {
     self.rows = rows
     self.format = format
-    self.onChoose = onChoose
-    self.onSelectionChange = onSelectionChange
-    selectedID = rows.value.first?.id
-    token = rows.changes.observe { [weak self] in self?.follow($0) }
+    listSelection = ListSelection(rows: rows, onMove: onSelectionChange, onActivate: onChoose)
   }
+
+  /// The selected index.
+  public var selection: Property<Int> { listSelection.index }
 
   /// A `<div role=listbox>` of row buttons; the selected one has `aria-selected` and focus.
   public func render(id: String, in context: WebRenderContext) -> HTMLNode {
@@ -43,7 +39,7 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
     let selected = min(selection.value, max(0, rows.count - 1))
     let children = rows.enumerated().map { index, row -> HTMLNode in
       let rowID = "\(id).r\(idComponent("\(row.id)"))"
-      context.onClick(rowID) { [weak self] in self?.choose(index) }
+      context.onClick(rowID) { [weak self] in self?.listSelection.activate(index) }
       let texts = format(row)
       let lines = texts.enumerated().map { line, text -> HTMLNode in
         .element(
@@ -63,61 +59,15 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
 
   /// ↑/↓/Home/End move the selection; Enter chooses.
   public func handle(key: WebKey) -> Bool {
-    let count = rows.value.count
-    guard count > 0 else { return false }
-    let current = selection.value
-    switch key {
-    case .arrowUp: select(current - 1)
-    case .arrowDown: select(current + 1)
-    case .home: select(0)
-    case .end: select(count - 1)
-    case .enter: onChoose(min(current, count - 1))
-    case .escape: return false
-    }
-    return true
+    listSelection.handle(key.screenKey)
   }
 
   /// The selected row's id, as text.
-  public var restorationKey: String? { selectedID.map { "\($0)" } }
+  public var restorationKey: String? { listSelection.restorationKey }
 
   /// Selects the row whose id reads `key`, now or when the rows arrive. A row that is gone
   /// when they do leaves the selection where the rows put it.
   public func restore(_ key: String) {
-    guard let index = rows.value.firstIndex(where: { "\($0.id)" == key }) else {
-      pendingKey = key
-      return
-    }
-    pendingKey = nil
-    select(index)
-  }
-
-  private func choose(_ index: Int) {
-    select(index)
-    onChoose(index)
-  }
-
-  private func select(_ index: Int) {
-    pendingKey = nil
-    let rows = self.rows.value
-    let clamped = min(max(0, index), max(0, rows.count - 1))
-    guard clamped != selection.value else { return }
-    // The id first: setting `selection` re-renders, and the render reads both.
-    selectedID = rows.indices.contains(clamped) ? rows[clamped].id : nil
-    selection.value = clamped
-    onSelectionChange(clamped)
-  }
-
-  /// Keeps the selected row selected (by id) when the rows change.
-  private func follow(_ rows: [Row]) {
-    var restored: Int?
-    if let key = pendingKey, !rows.isEmpty {
-      pendingKey = nil
-      restored = rows.firstIndex { "\($0.id)" == key }
-    }
-    let index = restored ?? selectedID.flatMap { id in rows.firstIndex { $0.id == id } } ?? 0
-    selectedID = rows.indices.contains(index) ? rows[index].id : nil
-    guard index != selection.value else { return }
-    selection.value = index
-    onSelectionChange(index)
+    listSelection.restore(key)
   }
 }

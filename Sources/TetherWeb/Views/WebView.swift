@@ -1,3 +1,5 @@
+import TetherFlow
+
 /// A web view: renders itself into an ``HTMLNode`` and registers the gestures it answers.
 ///
 /// A web view is a translation of a view model's outputs into HTML and of clicks and keys into
@@ -16,9 +18,6 @@ public protocol WebView: AnyObject {
   /// Handles a key; returns `true` if it did.
   func handle(key: WebKey) -> Bool
 
-  /// Called once, when the view's screen is first shown.
-  func didAppear()
-
   /// The view's transient state worth keeping when its session moves to another server —
   /// for a list, the selected row's id — or `nil`. It travels in a signed resume token
   /// (``WebResumeState``), so keep it short.
@@ -33,8 +32,6 @@ public protocol WebView: AnyObject {
 extension WebView {
   /// Handles no keys.
   public func handle(key: WebKey) -> Bool { false }
-  /// Does nothing.
-  public func didAppear() {}
   /// None.
   public var restorationKey: String? { nil }
   /// Does nothing.
@@ -55,6 +52,18 @@ public enum WebKey: String, Sendable, CaseIterable {
   case home = "Home"
   /// End.
   case end = "End"
+
+  /// The key in the vocabulary every view layer shares.
+  public var screenKey: ScreenKey {
+    switch self {
+    case .arrowUp: .up
+    case .arrowDown: .down
+    case .home: .home
+    case .end: .end
+    case .enter: .activate
+    case .escape: .cancel
+    }
+  }
 }
 
 /// What one render collects besides the HTML: the click handlers by element id, and the element

@@ -1,12 +1,83 @@
-import Foundation
-import ShowcaseFlows
 import Tether
 import TetherFlow
-import TetherWeb
+
+/// What a server needs to know of an app to give every browser tab its own session: its
+/// title, its root flow (a new one per tab) and the web view of each destination.
+///
+/// ```swift
+/// let app = WebApp(title: "Counter", rootFlow: { CounterFlow() }) { screen in
+///   switch screen.destination {
+///   case .counter(let counter): CounterView(counter)
+///   }
+/// }
+/// ```
+///
+/// A tab's path (`/gallery/photo/230200335`) is followed as a deep link: the root flow
+/// starts, then ``FlowController/restore(_:on:)`` pushes the screens the rest of the path
+/// names.
+@MainActor
+public struct WebApp {
+  /// The title every page's title ends with.
+  public let title: String
+  /// Builds a session for a tab: its stack, opened at a path.
+  let makeSession:
+    @MainActor (_ id: String, _ path: ScreenPath, _ signer: WebResumeSigner?) async -> Result<
+      (session: WebSession, screens: Property<[AnyObject]>), NavigationError
+    >
+
+  /// Describes an app.
+  ///
+  /// - Parameters:
+  ///   - title: The title every page's title ends with.
+  ///   - rootFlow: A new root flow, for each tab (and for each path a tab opens that is not on
+  ///     its stack, such as a browser's Forward).
+  ///   - trackedObject: The object of a screen whose release proves the session freed it
+  ///     (``WebSessionRegistry/liveObjects``), typically its view model; the screen by default.
+  ///   - makeView: The web view for a screen: a switch over the app's destinations.
+  public init<Flow: FlowController>(
+    title: String, rootFlow: @escaping @MainActor () -> Flow,
+    trackedObject: @escaping @MainActor (Screen<Flow.Destination>) -> AnyObject = { $0 },
+    makeView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebView
+  ) {
+    self.title = title
+    makeSession = { id, path, signer in
+      let stack = ScreenStack<Flow.Destination>()
+      if let error = await Self.open(path, flow: rootFlow(), on: stack) { return .failure(error) }
+      let session = WebSession(
+        id: id, stack: stack, appTitle: title, resumeSigner: signer,
+        open: { [weak stack] path in
+          guard let stack else { return }
+          if let error = await Self.open(path, flow: rootFlow(), on: stack) {
+            stack.present(
+              ScreenAlert(title: "Page not found", message: "\(path): \(error.description)"))
+          }
+        },
+        makeView: makeView)
+      let screens = stack.screens.map { screens in screens.map(trackedObject) }
+      return .success((session, screens))
+    }
+  }
+
+  /// Starts `flow` as the root of `stack`, then pushes the screens the rest of `path` names.
+  private static func open<Flow: FlowController>(
+    _ path: ScreenPath, flow: Flow, on stack: ScreenStack<Flow.Destination>
+  ) async -> NavigationError? {
+    stack.setRoot(flow.start(on: stack))
+    do {
+      try await flow.restore(path.components[...], on: stack)
+      return nil
+    } catch {
+      return error
+    }
+  }
+}
 
 /// Every open browser tab's session, by id: created for a page, attached to its socket, kept
 /// for a grace period after the socket closes (so a reload or a reconnect resumes it), then
 /// closed — which frees its stack, flows and view models.
+///
+/// It knows nothing of HTTP: a server integration (TetherWebHummingbird's `TetherWebServer`,
+/// or one of your own) asks it for pages and routes each socket's messages to it.
 @MainActor
 public final class WebSessionRegistry {
   /// What a page request found.
@@ -26,7 +97,8 @@ public final class WebSessionRegistry {
   /// Starts a grace period: takes its deadline on the registry's clock at once, and returns
   /// the wait for it. A test passes a `TestClock` and advances it instead of sleeping.
   private let startTimer: @Sendable (Duration) -> @Sendable () async -> Void
-  private let services: ShowcaseServices
+  /// The app every session runs.
+  public let app: WebApp
   /// Signs each session's resume token and verifies the tokens pages present; `nil` when
   /// this server resumes no session it does not hold.
   public let resumeSigner: WebResumeSigner?
@@ -37,33 +109,33 @@ public final class WebSessionRegistry {
 
   private struct Entry {
     let session: WebSession
-    /// Records every view model the session's stack shows, for ``liveViewModels``.
+    /// Records every object the session's stack shows, for ``liveObjects``.
     let tracking: ObservationToken
     var connection = 0
     var expiry: Task<Void, Never>?
   }
 
-  /// Every view model any session has shown, held weakly, by identity.
-  private var viewModels: [ObjectIdentifier: WeakViewModel] = [:]
+  /// Every object any session has shown, held weakly, by identity.
+  private var shownObjects: [ObjectIdentifier: WeakObject] = [:]
 
-  private struct WeakViewModel {
+  private struct WeakObject {
     weak var object: AnyObject?
   }
 
   /// Creates a registry.
   ///
   /// - Parameters:
-  ///   - services: The services each session's flows use.
+  ///   - app: The app every session runs.
   ///   - capacity: The most sessions open at once.
   ///   - gracePeriod: How long a session outlives its socket.
   ///   - resumeSigner: The cluster's shared signer: with it, a page whose session lives on
   ///     another server (or on one that died) resumes here.
   ///   - clock: The clock that times the grace period.
   public init<C: Clock<Duration>>(
-    services: ShowcaseServices, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
+    app: WebApp, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
     resumeSigner: WebResumeSigner? = nil, clock: C = ContinuousClock()
   ) {
-    self.services = services
+    self.app = app
     self.resumeSigner = resumeSigner
     self.capacity = capacity
     self.gracePeriod = gracePeriod
@@ -79,16 +151,17 @@ public final class WebSessionRegistry {
   /// How many sessions have a page connected.
   public var connectedCount: Int { sessions.values.count { $0.session.isAttached } }
 
-  /// How many view models that sessions have shown are still alive. With every session closed
-  /// it is 0, or a view model leaked: the load test (`showcase-load`) checks exactly that.
-  public var liveViewModels: Int {
-    viewModels = viewModels.filter { $0.value.object != nil }
-    return viewModels.count
+  /// How many of the objects sessions have shown (``WebApp``'s tracked object of each screen,
+  /// typically its view model) are still alive. With every session closed it is 0, or one
+  /// leaked: a load test checks exactly that.
+  public var liveObjects: Int {
+    shownObjects = shownObjects.filter { $0.value.object != nil }
+    return shownObjects.count
   }
 
-  private func track(_ viewModel: AnyObject) {
-    let id = ObjectIdentifier(viewModel)
-    if viewModels[id]?.object !== viewModel { viewModels[id] = WeakViewModel(object: viewModel) }
+  private func track(_ object: AnyObject) {
+    let id = ObjectIdentifier(object)
+    if shownObjects[id]?.object !== object { shownObjects[id] = WeakObject(object: object) }
   }
 
   /// A new session showing `path`, and its page; the 404 page for a path that names no screen.
@@ -102,9 +175,10 @@ public final class WebSessionRegistry {
     switch await makeSession(id: id, path: path) {
     case .success(let made): session = made
     case .failure(let error):
-      return .notFound(html: Self.notFoundPage(path: path, reason: error.description))
+      return .notFound(
+        html: Self.notFoundPage(path: path, reason: error.description, appTitle: app.title))
     }
-    await session.settle()
+    await session.waitForAppearance()
     scheduleExpiry(id)  // a page that never connects does not keep its session
     let html = session.document(script: "/tether.js", style: "/tether.css")
     return .page(html: html, sessionID: id)
@@ -142,7 +216,7 @@ public final class WebSessionRegistry {
       return .refused(.unknownPath)
     }
     session.restore(state)
-    await session.settle()
+    await session.waitForAppearance()
     return .rebuilt
   }
 
@@ -159,24 +233,20 @@ public final class WebSessionRegistry {
   /// A new session showing `path`, registered under `id`; or why no screen shows `path`.
   /// Two pages racing to resume one session both end up with the first one made.
   private func makeSession(id: String, path: String) async -> Result<WebSession, NavigationError> {
-    let stack = ScreenStack<ShowcaseDestination>()
-    let main = MainFlowController(services: services)
-    if let error = await main.open(ScreenPath(parsing: path), on: stack) {
-      return .failure(error)
+    let made: (session: WebSession, screens: Property<[AnyObject]>)
+    switch await app.makeSession(id, ScreenPath(parsing: path), resumeSigner) {
+    case .success(let result): made = result
+    case .failure(let error): return .failure(error)
     }
-    if let existing = sessions[id]?.session { return .success(existing) }
-    let session = WebSession(
-      id: id, stack: stack, appTitle: "Tether showcase", resumeSigner: resumeSigner,
-      open: { [weak main, weak stack] path in
-        guard let main, let stack else { return }
-        await main.open(path, on: stack)
-      },
-      makeView: ShowcaseWebViews.makeView(for:))
-    let tracking = stack.screens.observe { [weak self] screens in
-      for screen in screens { self?.track(screen.destination.viewModel) }
+    if let existing = sessions[id]?.session {
+      made.session.close()
+      return .success(existing)
     }
-    sessions[id] = Entry(session: session, tracking: tracking)
-    return .success(session)
+    let tracking = made.screens.observe { [weak self] objects in
+      for object in objects { self?.track(object) }
+    }
+    sessions[id] = Entry(session: made.session, tracking: tracking)
+    return .success(made.session)
   }
 
   /// The open session with `id`, if any.
@@ -256,12 +326,12 @@ public final class WebSessionRegistry {
     }.joined()
   }
 
-  static func notFoundPage(path: String, reason: String) -> String {
+  static func notFoundPage(path: String, reason: String, appTitle: String) -> String {
     """
     <!doctype html>
     <html lang="en"><head><meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>Not found · Tether showcase</title>
+    <title>Not found · \(HTMLEscaping.text(appTitle))</title>
     <link rel="stylesheet" href="/tether.css">
     </head><body><div id="app"><header><h1>Page not found</h1></header>
     <main><p>\(HTMLEscaping.text(path)): \(HTMLEscaping.text(reason))</p>
