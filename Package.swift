@@ -9,10 +9,12 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny")
 ]
 
-/// The library alone: what adopters depend on. It resolves only swift-clocks (for the test
-/// kit's virtual time) and that package's own dependencies. The example apps, their servers and
-/// the benchmarks live in `Examples/Package.swift` and `Benchmarks/Package.swift`, which depend
-/// on this package by path, so their dependencies never reach an adopter.
+/// The library alone: what adopters depend on. With its default traits it resolves only
+/// swift-clocks (for the test kit's virtual time) and that package's own dependencies. The
+/// trait `WebServer` turns on `TetherWebHummingbird`, which serves TetherWeb apps with
+/// Hummingbird; only an adopter who enables it resolves Hummingbird's graph. The example apps,
+/// their servers and the benchmarks live in `Examples/Package.swift` and
+/// `Benchmarks/Package.swift`, which depend on this package by path.
 let package = Package(
   name: "Tether",
   // Observation (`observe { }`, Observation-visible properties) and the Swift 6 standard
@@ -30,9 +32,21 @@ let package = Package(
     .library(name: "TetherTerminal", targets: ["TetherTerminal"]),
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
     .library(name: "TetherWeb", targets: ["TetherWeb"]),
+    .library(name: "TetherWebHummingbird", targets: ["TetherWebHummingbird"]),
+  ],
+  traits: [
+    .trait(
+      name: "WebServer",
+      description: "TetherWebHummingbird: serve TetherWeb apps with Hummingbird 2."
+    )
   ],
   dependencies: [
-    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1")
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    // Used only under the `WebServer` trait: not resolved by an adopter who leaves it off.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     .target(
@@ -58,6 +72,23 @@ let package = Package(
     .target(
       name: "TetherWeb",
       dependencies: ["Tether", "TetherFlow"],
+      swiftSettings: swiftSettings
+    ),
+    // Serves TetherWeb apps with Hummingbird; empty unless the `WebServer` trait is enabled.
+    .target(
+      name: "TetherWebHummingbird",
+      dependencies: [
+        "TetherWeb", "TetherFlow",
+        .product(
+          name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebServer"])),
+        .product(
+          name: "HummingbirdWebSocket", package: "hummingbird-websocket",
+          condition: .when(traits: ["WebServer"])),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["WebServer"])),
+        .product(
+          name: "ServiceLifecycle", package: "swift-service-lifecycle",
+          condition: .when(traits: ["WebServer"])),
+      ],
       swiftSettings: swiftSettings
     ),
     .target(

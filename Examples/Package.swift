@@ -41,9 +41,10 @@ let package = Package(
     .library(name: "FuzzProperties", targets: ["FuzzProperties"]),
     .executable(name: "showcase-load", targets: ["showcase-load"]),
     .executable(name: "showcase-cluster", targets: ["showcase-cluster"]),
+    .executable(name: "counter-article", targets: ["counter-article"]),
   ],
   dependencies: [
-    .package(name: "Tether", path: ".."),
+    .package(name: "Tether", path: "..", traits: ["WebServer"]),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -137,13 +138,12 @@ let package = Package(
       dependencies: [
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherWeb", package: "Tether"),
+        .product(name: "TetherWebHummingbird", package: "Tether"),
         "ShowcaseWeb", "ShowcaseFlows", "Gallery", "HeapStatistics",
         .product(name: "Tether", package: "Tether"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "Logging", package: "swift-log"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       path: "ShowcaseWebServer",
       swiftSettings: swiftSettings
@@ -212,6 +212,20 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "ShowcaseLoad",
+      swiftSettings: swiftSettings
+    ),
+
+    // TetherWeb's getting-started article, exactly as written: its Swift code blocks, joined
+    // by .ci/extract-swift-blocks (a test checks they still match). A Chromium test clicks it.
+    .executableTarget(
+      name: "counter-article",
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherWeb", package: "Tether"),
+        .product(name: "TetherWebHummingbird", package: "Tether"),
+      ],
+      path: "CounterArticle",
       swiftSettings: swiftSettings
     ),
 
@@ -293,6 +307,7 @@ let package = Package(
         "ShowcaseWeb", "ShowcaseWebServer", "ShowcaseFlows", "ShowcaseTestSupport", "Gallery",
         "Courses", "Profile", "Articles", "Entry", "ExampleSupport",
         .product(name: "TetherWeb", package: "Tether"),
+        .product(name: "TetherWebHummingbird", package: "Tether"),
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherTesting", package: "Tether"),
         .product(name: "Hummingbird", package: "hummingbird"),

@@ -2,10 +2,10 @@ import Dispatch
 import Foundation
 import Hummingbird
 import Logging
-import ServiceLifecycle
 import ShowcaseFlows
 import ShowcaseWeb
 import TetherWeb
+import TetherWebHummingbird
 
 #if canImport(Glibc)
   import Glibc
@@ -41,20 +41,17 @@ extension ShowcaseWebServer {
     logger.logLevel = .notice
     let registry = WebSessionRegistry(
       services: services, gracePeriod: sessionGrace, resumeSigner: resumeSigner)
-    let application = makeApplication(
-      host: host, port: port, registry: registry, logger: logger,
+    // Browsers may keep their sockets open: if the graceful stop has not finished 3 s after
+    // the signal, leave anyway. The process exits 0 either way.
+    let watchdogs = exitSoonAfterStopSignals()
+    try await TetherWebServer.run(
+      registry: registry, host: host, port: port, logger: logger,
       onRunning: { port in
         // Flushed at once: whoever started us may be reading a pipe for this line.
         FileHandle.standardOutput.write(
           Data((ClusterAnnouncement.servingPrefix + "\(host):\(port)\n").utf8))
-      })
-    // Browsers may keep their sockets open: if the graceful stop has not finished 3 s after
-    // the signal, leave anyway. The process exits 0 either way.
-    let watchdogs = exitSoonAfterStopSignals()
-    let group = ServiceGroup(
-      services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-    try await group.run()
-    registry.closeAll()
+      },
+      routes: { addShowcaseRoutes(to: $0, registry: registry) })
     withExtendedLifetime(watchdogs) {}
   }
 }

@@ -12,7 +12,7 @@ import Tether
 /// selection.handle(.activate)   // `onActivate(1)`
 /// ```
 ///
-/// The selection follows its row by identity, through the ``ListDiff`` of each change of the
+/// The selection follows its row by identity, through the `ListDiff` of each change of the
 /// rows: rows inserted, deleted or moved around it leave the same row selected. When the
 /// selected row itself is deleted, the selection goes to **the nearest row after it that is
 /// still there** (in the old order), else to the nearest one before it, else to the first row;

@@ -6,7 +6,7 @@ import Tether
 /// render through one.
 ///
 /// A layer that wants to show data rather than a spinner (a web page's first answer) waits for
-/// the screens' appearances with ``appearancesFinished()``.
+/// the screens' appearances with ``appearancesFinished(timeout:)``.
 @MainActor
 public final class ScreenViewCache<View> {
   private var views: [ObjectIdentifier: View] = [:]

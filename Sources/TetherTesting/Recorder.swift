@@ -1,6 +1,6 @@
 import Testing
 
-/// Records every value a ``Property`` or ``Signal`` delivers, for assertions.
+/// Records every value a `Property` or `Signal` delivers, for assertions.
 ///
 /// ```swift
 /// let loading = viewModel.isLoading.record()

@@ -1,7 +1,7 @@
 import Testing
 import TetherFlow
 
-/// A ``Navigator`` that records what flows ask of it, on top of a real ``ScreenStack``:
+/// A `Navigator` that records what flows ask of it, on top of a real `ScreenStack`:
 ///
 /// ```swift
 /// let navigator = RecordingNavigator<ShowcaseDestination>()

@@ -3,7 +3,7 @@ import Testing
 /// Records every output of a view model and fails the test if any of them changed without an
 /// assertion: the exhaustiveness of TCA's `TestStore`, for plain MVVM.
 ///
-/// The probe finds the outputs itself: every stored ``Property`` or ``Signal`` of the view
+/// The probe finds the outputs itself: every stored `Property` or `Signal` of the view
 /// model (including `private` ones behind computed accessors, and the `output` of a stored
 /// pipe). Each ``expect(_:_:sourceLocation:)-(KeyPath<ViewModel,Property<Value>>,_,_)`` consumes
 /// the changes of one output; when the probe is finished (``finish(sourceLocation:)``, or when

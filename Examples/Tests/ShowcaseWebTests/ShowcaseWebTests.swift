@@ -6,6 +6,7 @@ import ShowcaseFlows
 import ShowcaseWeb
 import Testing
 import TetherTesting
+import TetherWebHummingbird
 
 @testable import ShowcaseWebServer
 @testable import TetherWeb
@@ -218,9 +219,9 @@ import TetherTesting
     #expect(registry.count == 0, "a refused token leaves no session behind")
     let without = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
     #expect(await without.resume("aaaa", token: signer.sign(state)) == .refused(.notEnabled))
-    #expect(ShowcaseWebServer.closeCode(for: .badSignature) == 4403)
-    #expect(ShowcaseWebServer.closeCode(for: .notEnabled) == 4404)
-    #expect(ShowcaseWebServer.closeCode(for: .full) == 4503)
+    #expect(TetherWebServer.closeCode(for: .badSignature) == 4403)
+    #expect(TetherWebServer.closeCode(for: .notEnabled) == 4404)
+    #expect(TetherWebServer.closeCode(for: .full) == 4503)
   }
 
   @Test func statsAreOneTypeOnBothEndsOfTheWire() throws {
@@ -249,10 +250,10 @@ import TetherTesting
           headerFields: fields),
         body: .init(buffer: .init()))
     }
-    #expect(ShowcaseWebServer.isSameOrigin(request(origin: "http://127.0.0.1:8080")))
-    #expect(!ShowcaseWebServer.isSameOrigin(request(origin: "http://evil.example")))
-    #expect(!ShowcaseWebServer.isSameOrigin(request(origin: "http://127.0.0.1:9999")))
-    #expect(!ShowcaseWebServer.isSameOrigin(request(origin: "null")))
-    #expect(!ShowcaseWebServer.isSameOrigin(request(origin: nil)))
+    #expect(TetherWebServer.isSameOrigin(request(origin: "http://127.0.0.1:8080")))
+    #expect(!TetherWebServer.isSameOrigin(request(origin: "http://evil.example")))
+    #expect(!TetherWebServer.isSameOrigin(request(origin: "http://127.0.0.1:9999")))
+    #expect(!TetherWebServer.isSameOrigin(request(origin: "null")))
+    #expect(!TetherWebServer.isSameOrigin(request(origin: nil)))
   }
 }

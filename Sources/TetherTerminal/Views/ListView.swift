@@ -4,7 +4,7 @@ import TetherFlow
 /// A scrolling list with a selection, bound to a property of identifiable rows.
 ///
 /// - Drawing costs O(visible rows): only the rows in the window are formatted.
-/// - The selection is a ``ListSelection`` (TetherFlow): it follows the selected row by identity
+/// - The selection is a `ListSelection` (TetherFlow): it follows the selected row by identity
 ///   when rows are inserted, removed or moved around it, and its rule for a deleted selected
 ///   row is the web layer's too.
 /// - ↑/↓ (or k/j), PageUp/PageDown, Home/End move the selection; Enter chooses.

@@ -13,7 +13,7 @@ import TetherFlow
 /// ```
 ///
 /// A tab's path (`/gallery/photo/230200335`) is followed as a deep link: the root flow
-/// starts, then ``FlowController/restore(_:on:)`` pushes the screens the rest of the path
+/// starts, then the flow's `restore(_:on:)` pushes the screens the rest of the path
 /// names.
 @MainActor
 public struct WebApp {

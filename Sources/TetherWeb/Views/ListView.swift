@@ -4,7 +4,7 @@ import TetherFlow
 /// A list of focusable row buttons with a selection, bound to a property of identifiable rows.
 ///
 /// Clicking a row selects and chooses it; ↑/↓, Home/End move the selection and Enter chooses,
-/// as in the terminal. The selection is a ``ListSelection`` (TetherFlow), the terminal's too:
+/// as in the terminal. The selection is a `ListSelection` (TetherFlow), the terminal's too:
 /// it follows the selected row by identity through each change of the rows, with one rule for
 /// a deleted selected row, and the owner hears of every move.
 @MainActor

@@ -1,0 +1,53 @@
+import Foundation
+import Tether
+import TetherFlow
+import TetherWeb
+import TetherWebHummingbird
+
+/// A counter: `countText` is what a view shows, `increment()` what its button sends.
+@MainActor
+final class CounterViewModel {
+  private let count = MutableProperty(0)
+  /// `Count: N`.
+  let countText: Property<String>
+
+  init() {
+    countText = count.map { "Count: \($0)" }
+  }
+
+  /// The user pressed Increment.
+  func increment() {
+    count.value += 1
+  }
+}
+
+enum CounterDestination {
+  case counter(CounterViewModel)
+}
+
+/// The app's root flow: one screen, the counter.
+@MainActor
+final class CounterFlow: FlowController {
+  func start(on navigator: any Navigator<CounterDestination>) -> Screen<CounterDestination> {
+    Screen(.counter(CounterViewModel()), title: "Counter", owner: self)
+  }
+}
+
+@MainActor
+func counterView(_ counter: CounterViewModel) -> any WebView {
+  VStack([
+    Label(counter.countText),
+    Button("Increment") { counter.increment() },
+  ])
+}
+
+let app = WebApp(title: "Counter", rootFlow: { CounterFlow() }) { screen in
+  switch screen.destination {
+  case .counter(let counter): counterView(counter)
+  }
+}
+
+let port = ProcessInfo.processInfo.environment["PORT"].flatMap { Int($0) } ?? 8080
+try await TetherWebServer.run(app, port: port) { port in
+  FileHandle.standardOutput.write(Data("http://127.0.0.1:\(port)\n".utf8))
+}

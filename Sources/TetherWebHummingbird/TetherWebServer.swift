@@ -1,0 +1,299 @@
+#if WebServer
+  import Hummingbird
+  import HummingbirdWebSocket
+  import Logging
+  import ServiceLifecycle
+  import TetherFlow
+  import TetherWeb
+
+  /// Serves a `WebApp` to browsers with Hummingbird: a page for every path, the
+  /// client script and style, `/health`, and the WebSocket each page talks to its session over.
+  ///
+  /// ```swift
+  /// let app = WebApp(title: "Counter", rootFlow: { CounterFlow() }) { screen in … }
+  /// try await TetherWebServer.run(app, port: 8080) { port in
+  ///   print("http://127.0.0.1:\(port)")
+  /// }
+  /// ```
+  ///
+  /// What it does for every app:
+  /// - **Sessions** live in a `WebSessionRegistry`: at most `capacity` at once (a
+  ///   page beyond gets 503), each kept `gracePeriod` after its socket closes so a reload or a
+  ///   dropped connection resumes it.
+  /// - **The socket** at `/ws` accepts only pages of this server's own origin, and closes a
+  ///   frame larger than ``maximumMessageSize`` before reading it whole. With a
+  ///   `WebResumeSigner`, a page's first message is its resume token, and a session
+  ///   another server held is rebuilt here.
+  /// - **Stopping**: on SIGTERM or SIGINT (``run(_:host:port:capacity:gracePeriod:resumeSigner:logger:onRunning:routes:)``)
+  ///   the server stops accepting, closes every socket with 1001 (going away), closes every
+  ///   session and returns.
+  ///
+  /// Available with the package trait `WebServer`; without it this module is empty and
+  /// Hummingbird is not resolved.
+  public enum TetherWebServer {
+    /// The largest message a page may send over its socket: the session's own limit
+    /// (`ClientMessage.maximumSize`), enforced on the frame.
+    public static let maximumMessageSize = ClientMessage.maximumSize
+
+    /// The path of the client script every page loads.
+    public static let scriptPath = "/tether.js"
+    /// The path of the style sheet every page loads.
+    public static let stylePath = "/tether.css"
+
+    /// Serves `app` until SIGTERM or SIGINT, then stops gracefully and returns.
+    ///
+    /// - Parameters:
+    ///   - app: The app each browser tab gets a session of.
+    ///   - host: The address to listen on; loopback by default.
+    ///   - port: The port; 0 picks a free one (given to `onRunning`).
+    ///   - capacity: The most sessions open at once.
+    ///   - gracePeriod: How long a session outlives its page's socket.
+    ///   - resumeSigner: The signer servers behind one load balancer share, if any.
+    ///   - logger: Where refused messages and socket errors are logged.
+    ///   - onRunning: Called with the port once the server listens (the trailing closure).
+    ///   - routes: Adds the app's own routes (images, an API) before the page fallback.
+    /// - Throws: What the server threw: the port is taken, or the address cannot be bound.
+    @MainActor
+    public static func run(
+      _ app: WebApp, host: String = "127.0.0.1", port: Int, capacity: Int = 500,
+      gracePeriod: Duration = .seconds(30), resumeSigner: WebResumeSigner? = nil,
+      logger: Logger = Logger(label: "tether-web"),
+      onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+      routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
+    ) async throws {
+      let registry = WebSessionRegistry(
+        app: app, capacity: capacity, gracePeriod: gracePeriod, resumeSigner: resumeSigner)
+      try await run(
+        registry: registry, host: host, port: port, logger: logger, onRunning: onRunning,
+        routes: routes)
+    }
+
+    /// Serves the sessions of `registry` until SIGTERM or SIGINT, then stops gracefully,
+    /// closes every session and returns: for a server that reads the registry itself (say,
+    /// for a `/stats` route).
+    ///
+    /// - Parameters:
+    ///   - registry: The sessions.
+    ///   - host: The address to listen on.
+    ///   - port: The port; 0 picks a free one.
+    ///   - logger: Where refused messages and socket errors are logged.
+    ///   - onRunning: Called with the port once the server listens.
+    ///   - routes: Adds the app's own routes before the page fallback.
+    /// - Throws: What the server threw.
+    @MainActor
+    public static func run(
+      registry: WebSessionRegistry, host: String = "127.0.0.1", port: Int,
+      logger: Logger = Logger(label: "tether-web"),
+      onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+      routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
+    ) async throws {
+      let application = makeApplication(
+        registry: registry, host: host, port: port, logger: logger, onRunning: onRunning,
+        routes: routes)
+      let group = ServiceGroup(
+        services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+      try await group.run()
+      registry.closeAll()
+    }
+
+    /// The application, for a caller that runs it in a service group of its own.
+    ///
+    /// - Parameters:
+    ///   - registry: The sessions.
+    ///   - host: The address to listen on.
+    ///   - port: The port; 0 picks a free one.
+    ///   - serverName: The `Server` header.
+    ///   - logger: Where refused messages and socket errors are logged.
+    ///   - onRunning: Called with the port once the server listens.
+    ///   - routes: Adds the app's own routes before the page fallback.
+    /// - Returns: The application.
+    public static func makeApplication(
+      registry: WebSessionRegistry, host: String, port: Int, serverName: String = "tether-web",
+      logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+      routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+      let router = Router(context: BasicWebSocketRequestContext.self)
+      addRoutes(to: router, registry: registry, logger: logger, routes: routes)
+      return Application(
+        router: router,
+        server: .http1WebSocketUpgrade(
+          webSocketRouter: router,
+          configuration: .init(ws: .init(maxFrameSize: maximumMessageSize))),
+        configuration: .init(address: .hostname(host, port: port), serverName: serverName),
+        onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+        logger: logger)
+    }
+
+    /// Adds Tether's routes to `router`: `GET /tether.js`, `/tether.css`, `/health`, the
+    /// socket at `/ws`, then `routes`, then a page for every other path (404 for a path no
+    /// screen shows, 503 when full).
+    ///
+    /// - Parameters:
+    ///   - router: The router.
+    ///   - registry: The sessions.
+    ///   - logger: Where refused messages and socket errors are logged.
+    ///   - routes: The app's own routes.
+    public static func addRoutes(
+      to router: Router<BasicWebSocketRequestContext>, registry: WebSessionRegistry,
+      logger: Logger, routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
+    ) {
+      router.get("health") { _, _ in "ok" }
+      router.get(RouterPath(scriptPath)) { _, _ in
+        asset(WebAssets.script, type: "text/javascript; charset=utf-8")
+      }
+      router.get(RouterPath(stylePath)) { _, _ in
+        asset(WebAssets.style, type: "text/css; charset=utf-8")
+      }
+      router.ws(
+        "ws",
+        shouldUpgrade: { request, _ in
+          // Only this server's own pages may connect: a page elsewhere cannot drive a session.
+          isSameOrigin(request) ? .upgrade([:]) : .dontUpgrade
+        },
+        onUpgrade: { inbound, outbound, context in
+          let session = SocketSession(
+            registry: registry,
+            id: context.request.uri.queryParameters["session"].map(String.init)
+              ?? "", resync: context.request.uri.queryParameters["resync"] != nil,
+            logger: logger)
+          try await withGracefulShutdownHandler {
+            try await session.run(inbound: inbound, outbound: outbound)
+          } onGracefulShutdown: {
+            Task { try? await outbound.close(.goingAway, reason: "server stopping") }
+          }
+        })
+      routes(router)
+      let pageHandler: @Sendable (Request, BasicWebSocketRequestContext) async -> Response = {
+        request, _ in
+        switch await registry.page(for: request.uri.path) {
+        case .page(let html, _):
+          return page(html, status: .ok)
+        case .notFound(let html):
+          return page(html, status: .notFound)
+        case .full:
+          return page(
+            "<!doctype html><p>This site is full; try again in a minute.</p>",
+            status: .serviceUnavailable)
+        }
+      }
+      router.get("/", use: pageHandler)
+      router.get("**", use: pageHandler)
+    }
+
+    /// The close code for a refused resume: 4403 for a token that is not good (forged,
+    /// altered, expired, another session's: the page loads its URL anew), 4404 when this
+    /// server cannot resume at all or the path is gone, 4503 when it is full (the page
+    /// retries).
+    ///
+    /// - Parameter refusal: Why the registry refused the token.
+    /// - Returns: The WebSocket close code.
+    public static func closeCode(for refusal: WebResumeError) -> UInt16 {
+      switch refusal {
+      case .malformed, .badSignature, .expired, .otherSession: 4403
+      case .notEnabled, .unknownPath: 4404
+      case .full: 4503
+      }
+    }
+
+    /// Whether the request's `Origin` is the host it was sent to: the socket's check that a
+    /// page of this server, not one elsewhere, is connecting.
+    ///
+    /// - Parameter request: The upgrade request.
+    /// - Returns: Whether `Origin` is `http://` or `https://` and the request's host.
+    public static func isSameOrigin(_ request: Request) -> Bool {
+      guard let origin = request.headers[.origin], let host = request.head.authority else {
+        return false
+      }
+      return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+
+    private static func asset(_ text: String, type: String) -> Response {
+      Response(
+        status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private static func page(_ html: String, status: HTTPResponse.Status) -> Response {
+      Response(
+        status: status,
+        headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+  }
+
+  /// One page's socket: resumes or finds its session, attaches, routes messages both ways,
+  /// detaches.
+  private struct SocketSession: Sendable {
+    let registry: WebSessionRegistry
+    let id: String
+    let resync: Bool
+    let logger: Logger
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+      var resync = self.resync
+      var messages = inbound.messages(maxSize: TetherWebServer.maximumMessageSize)
+        .makeAsyncIterator()
+      // With a resume key, a page's first message is its newest resume token: the session
+      // may live on another server, or on one that died, or be here but behind the page. A
+      // page that says nothing for 5 s is told there is no such session.
+      var early: String?
+      if await registry.resumeSigner != nil {
+        let silence = Task {
+          try await Task.sleep(for: .seconds(5))
+          try await outbound.close(.unknown(4404), reason: "no such session")
+        }
+        let first = try? await messages.next()
+        silence.cancel()
+        guard case .text(let text)? = first else {
+          try? await outbound.close(.unknown(4404), reason: "no such session")
+          return
+        }
+        if case .resume(let token)? = try? ClientMessage(decoding: text) {
+          switch await registry.resume(id, token: token) {
+          case .held: break
+          case .rebuilt: resync = true  // the page shows what another server last sent
+          case .refused(let refusal):
+            logger.notice("session resume refused: \(refusal)")
+            try await outbound.close(
+              .unknown(TetherWebServer.closeCode(for: refusal)), reason: refusal.description)
+            return
+          }
+        } else {
+          early = text  // a page with no token: its first gesture, handled once attached
+        }
+      }
+      let (stream, continuation) = AsyncStream.makeStream(
+        of: String.self, bufferingPolicy: .bufferingNewest(256))
+      guard
+        let connection = await registry.attach(id, resync: resync, send: { continuation.yield($0) })
+      else {
+        try await outbound.close(.unknown(4404), reason: "no such session")
+        return
+      }
+      if let early, let error = await registry.receive(id, early) {
+        logger.notice("session refused a message: \(error)")
+      }
+      await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+          for await text in stream { try await outbound.write(.text(text)) }
+        }
+        do {
+          while let message = try await messages.next() {
+            guard case .text(let text) = message else {
+              logger.notice("session refused a binary message")
+              continue
+            }
+            if let error = await registry.receive(id, text) {
+              logger.notice("session refused a message: \(error)")
+            }
+          }
+        } catch {
+          logger.notice("session socket ended: \(error)")
+        }
+        continuation.finish()
+        group.cancelAll()
+      }
+      await registry.detach(id, connection: connection)
+    }
+  }
+#endif
