@@ -33,6 +33,8 @@ let package = Package(
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
     .library(name: "TetherWeb", targets: ["TetherWeb"]),
     .library(name: "TetherWebHummingbird", targets: ["TetherWebHummingbird"]),
+    // The properties Tether's own fuzz targets (Fuzz/) check; not an API to build on.
+    .library(name: "TetherFuzzProperties", targets: ["TetherFuzzProperties"]),
   ],
   traits: [
     .trait(
@@ -91,6 +93,13 @@ let package = Package(
       ],
       swiftSettings: swiftSettings
     ),
+    // What each libFuzzer target of a library type checks (Fuzz/), also run over the corpus
+    // and every saved regression by `swift test`. No server dependency.
+    .target(
+      name: "TetherFuzzProperties",
+      dependencies: ["Tether", "TetherTerminal", "TetherWeb"],
+      swiftSettings: swiftSettings
+    ),
     .target(
       name: "TetherTesting",
       dependencies: [
@@ -101,7 +110,7 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
-    // MARK: - Tests (also run, through symbolic links, by `swift test --package-path Examples`)
+    // MARK: - Tests: `swift test` (the examples' own run with `swift test --package-path Examples`)
 
     .testTarget(
       name: "TetherTests",
@@ -125,6 +134,11 @@ let package = Package(
     .testTarget(
       name: "TetherWebTests",
       dependencies: ["TetherWeb", "TetherFlow", "TetherTesting"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TetherFuzzPropertiesTests",
+      dependencies: ["TetherFuzzProperties"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

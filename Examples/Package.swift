@@ -229,21 +229,20 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
-    // MARK: - Fuzzing: the properties each libFuzzer target in ../Fuzz checks
+    // MARK: - Fuzzing: the apps' JSON decoding properties (../Fuzz, target json); the library's
+    // targets check TetherFuzzProperties in the root package
 
     .target(
       name: "FuzzProperties",
       dependencies: [
-        .product(name: "Tether", package: "Tether"),
-        .product(name: "TetherTerminal", package: "Tether"),
-        .product(name: "TetherWeb", package: "Tether"),
+        .product(name: "TetherFuzzProperties", package: "Tether"),
         "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry",
       ],
       path: "FuzzProperties",
       swiftSettings: swiftSettings
     ),
 
-    // MARK: - Tests: the examples' own, and the library's (linked from ../Tests)
+    // MARK: - Tests: the examples' own (the library's run at the root)
 
     .target(
       name: "ShowcaseTestSupport",

@@ -5,6 +5,7 @@ import ExampleSupport
 import Foundation
 import Gallery
 import Profile
+import TetherFuzzProperties
 
 /// Every app's JSON decoding, through the path its HTTP service uses (`HTTPClient.decode`).
 ///
@@ -13,8 +14,13 @@ import Profile
 /// Properties:
 /// - a body that does not decode is a `ServiceError.malformedResponse` with a message;
 /// - a body that decodes re-encodes to JSON that decodes to the same value.
-enum JSONDecodingProperties {
-  static func check(_ input: [UInt8]) throws(PropertyViolation) {
+public enum JSONDecodingProperties {
+  /// Checks the properties for one input: the first byte picks the decoder, the rest is the
+  /// body.
+  ///
+  /// - Parameter input: The fuzzer's bytes.
+  /// - Throws: `PropertyViolation` naming the property that did not hold.
+  public static func check(_ input: [UInt8]) throws(PropertyViolation) {
     guard let selector = input.first else { return }
     let body = Data(input.dropFirst())
     switch selector % 6 {
@@ -86,4 +92,11 @@ enum JSONDecodingProperties {
     }
     try require(!message.isEmpty, "decoding \(Value.self) failed with an empty message")
   }
+}
+
+/// Throws a `PropertyViolation` built from `message` unless `condition` holds.
+private func require(_ condition: Bool, _ message: @autoclosure () -> String)
+  throws(PropertyViolation)
+{
+  if !condition { throw PropertyViolation(message()) }
 }

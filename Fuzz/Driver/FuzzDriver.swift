@@ -1,4 +1,4 @@
-@_exported import FuzzProperties
+@_exported import TetherFuzzProperties
 
 #if canImport(Glibc)
   import Glibc
@@ -8,10 +8,11 @@
   import Darwin
 #endif
 
-/// The target the engine calls back into. Set once by ``runFuzzer(_:)`` before the engine
-/// starts; libFuzzer then calls ``testOneInput(_:_:)`` on that same thread only, so nothing
-/// reads it concurrently with the write.
-nonisolated(unsafe) private var selectedTarget = FuzzTarget.keys
+/// The target the engine calls back into: its name and its properties. Set once by
+/// ``runFuzzer(_:_:)`` before the engine starts; libFuzzer then calls ``testOneInput(_:_:)`` on
+/// that same thread only, so nothing reads it concurrently with the write.
+nonisolated(unsafe) private var selectedTarget:
+  (name: String, check: ([UInt8]) throws(PropertyViolation) -> Void) = ("none", { _ in })
 
 /// libFuzzer's entry point for one input: checks the selected target's properties and aborts
 /// (which the engine reports as a crash, saving the input) if one does not hold.
@@ -21,7 +22,7 @@ public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   do {
     try selectedTarget.check(bytes)
   } catch {
-    let message = Array("property violated (\(selectedTarget.rawValue)): \(error)\n".utf8)
+    let message = Array("property violated (\(selectedTarget.name)): \(error)\n".utf8)
     _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     abort()
   }
@@ -35,13 +36,20 @@ private func LLVMFuzzerRunDriver(
   _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
-/// Runs the libFuzzer engine on `target` with the process's arguments (corpus folders and
-/// `-flags`), and exits with its status.
+/// Runs the libFuzzer engine on a library target with the process's arguments (corpus folders
+/// and `-flags`), and exits with its status.
+public func runFuzzer(_ target: FuzzTarget) -> Never {
+  runFuzzer(target.rawValue) { input throws(PropertyViolation) in try target.check(input) }
+}
+
+/// Runs the libFuzzer engine on the properties `check` holds, named `name` in its reports.
 ///
 /// The executables define a Swift entry point, which SwiftPM links as `main`; the engine's
 /// own `main` is therefore never used, and this starts it instead.
-public func runFuzzer(_ target: FuzzTarget) -> Never {
-  selectedTarget = target
+public func runFuzzer(
+  _ name: String, _ check: @escaping ([UInt8]) throws(PropertyViolation) -> Void
+) -> Never {
+  selectedTarget = (name, check)
   var argc = CommandLine.argc
   var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
   exit(LLVMFuzzerRunDriver(&argc, &argv, testOneInput))

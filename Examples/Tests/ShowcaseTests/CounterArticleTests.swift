@@ -57,9 +57,10 @@ extension EndToEnd {
       if let given = ProcessInfo.processInfo.environment["TETHER_COUNTER_URL"] {
         url = given
       } else {
-        let (process, printed) = try Self.start()
-        counter = process
-        url = printed
+        let started = try await WebShowcase(
+          product: "counter-article", environment: ["PORT": "0"])
+        counter = started.process
+        url = started.url
       }
       #expect(url.hasPrefix("http://127.0.0.1:"))
       let browser = try await Browser()
@@ -101,36 +102,6 @@ extension EndToEnd {
         throw error
       }
       await browser.quit()
-    }
-
-    /// Starts `counter-article` on a free port; returns it and the address it printed.
-    private static func start() throws -> (Process, String) {
-      let binary = try #require(
-        builtProduct(named: "counter-article"),
-        "build it first: swift build --package-path Examples --product counter-article")
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: binary)
-      var environment = ProcessInfo.processInfo.environment
-      environment["PORT"] = "0"
-      process.environment = environment
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = FileHandle.nullDevice
-      process.standardInput = FileHandle.nullDevice
-      try process.run()
-      var text = ""
-      let deadline = Date().addingTimeInterval(20)
-      while !text.contains("\n"), Date() < deadline {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        text += String(decoding: chunk, as: UTF8.self)
-      }
-      guard let range = text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)
-      else {
-        process.terminate()
-        throw WebDriverError(description: "counter-article printed no address: \(text)")
-      }
-      return (process, String(text[range]))
     }
   }
 }

@@ -1,18 +1,28 @@
 import Foundation
 import ShowcaseBrowser
 
-/// The `showcase` binary beside the test bundle, running with `--web --port 0`.
+/// A web server binary beside the test bundle — `showcase --web --port 0` by default — once it
+/// has printed the address it serves.
 final class WebShowcase: @unchecked Sendable {
   // @unchecked: set once in `init`; `stop()` only signals the process.
   let process = Process()
   let url: String
 
-  init(arguments: [String] = []) async throws {
-    guard let binary = showcaseBinary else {
-      throw WebDriverError(description: "build the app first: swift build --product showcase")
+  convenience init(arguments: [String] = []) async throws {
+    try await self.init(product: "showcase", arguments: ["--web", "--port", "0"] + arguments)
+  }
+
+  /// Starts the built product `product` and waits (up to 20 s) for the first
+  /// `http://127.0.0.1:<port>` it prints.
+  init(product: String, arguments: [String] = [], environment: [String: String] = [:])
+    async throws
+  {
+    guard let binary = builtProduct(named: product) else {
+      throw WebDriverError(description: "build it first: swift build --product \(product)")
     }
     process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["--web", "--port", "0"] + arguments
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
@@ -28,7 +38,7 @@ final class WebShowcase: @unchecked Sendable {
     guard let range = line.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)
     else {
       process.terminate()
-      throw WebDriverError(description: "showcase --web printed no URL: \(line)")
+      throw WebDriverError(description: "\(product) printed no address: \(line)")
     }
     url = String(line[range])
   }

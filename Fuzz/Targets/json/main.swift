@@ -1,3 +1,4 @@
 import FuzzDriver
+import FuzzProperties
 
-runFuzzer(.json)
+runFuzzer("json", JSONDecodingProperties.check)

@@ -1,10 +1,11 @@
-/// The input boundaries the fuzzers cover, one target each. `check` holds the properties; the
-/// libFuzzer executables in `Fuzz/` and the corpus tests in `swift test` both call it.
+/// The library's input boundaries the fuzzers cover, one target each. `check` holds the
+/// properties; the libFuzzer executables in `Fuzz/` and the corpus tests in `swift test` both
+/// call it. (The apps' JSON decoding is the examples' own target, `json`.)
+///
+/// This module exists for Tether's own fuzzing and tests; it is not an API to build on.
 public enum FuzzTarget: String, CaseIterable, Sendable {
   /// The terminal's `KeyParser`: arbitrary byte streams split at arbitrary points.
   case keys
-  /// Every app's JSON decoding: the first byte picks the decoder, the rest is the body.
-  case json
   /// `DisplayWidth`, `truncated(toWidth:)` and `Canvas.draw`: arbitrary Unicode.
   case text
   /// `ListDiff`: arbitrary pairs of lists, duplicate ids included.
@@ -19,7 +20,6 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   public func check(_ input: [UInt8]) throws(PropertyViolation) {
     switch self {
     case .keys: try KeyStreamProperties.check(input)
-    case .json: try JSONDecodingProperties.check(input)
     case .text: try TextWidthProperties.check(input)
     case .diff: try ListDiffProperties.check(input)
     case .web: try WebMessageProperties.check(input)

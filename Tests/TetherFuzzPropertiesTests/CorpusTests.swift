@@ -1,15 +1,14 @@
 import Foundation
-import FuzzProperties
 import Testing
+import TetherFuzzProperties
 
-/// Every fuzz target's properties over its seed corpus (`Fuzz/Corpus/<target>`) and over every
+/// Every library fuzz target's properties over its seed corpus (`Fuzz/Corpus/<target>`) and over every
 /// input a fuzzer ever failed on (`Fuzz/Regressions/<target>`), so a fixed crash stays fixed
 /// in `swift test`, with no fuzzer needed.
 @Suite struct CorpusTests {
   static let fuzzRoot = URL(filePath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appending(path: "Fuzz")
+    .deletingLastPathComponent().appending(path: "Fuzz")
 
   static func inputs(_ folder: String, _ target: FuzzTarget) throws -> [(String, [UInt8])] {
     let directory = fuzzRoot.appending(path: folder).appending(path: target.rawValue)
