@@ -67,8 +67,13 @@ import Testing
       path: "/gallery", title: nil, focus: "r")
     #expect(
       message.json
-        == #"{"p":[["t","t","a \"b\"\n\u003c/script>"],["a","r","hidden"]],"path":"/gallery","focus":"r"}"#
+        == #"{"p":[["t","t","a \"b\"\n\u003c/script>"],["a","r","hidden",1]],"path":"/gallery"}"#
     )
+    // Focus on an element no patch touches is named; none, nothing.
+    #expect(
+      ServerMessage(patches: [.text(id: "t", text: "x")], focus: "row").json
+        == #"{"p":[["t","t","x"]],"f":"row"}"#)
+    #expect(ServerMessage(patches: [.text(id: "t", text: "x")]).json == #"{"p":[["t","t","x"]]}"#)
   }
 
   @Test(arguments: [

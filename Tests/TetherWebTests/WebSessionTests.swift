@@ -103,9 +103,11 @@ final class FruitApp {
     await session.receive(#"{"type":"key","key":"ArrowDown"}"#)
     #expect(
       sent == [
-        #"{"p":[["a","s1.r1","aria-selected"],["a","s1.r2","aria-selected","true"]]}"#
+        #"{"p":[["a","s1.r1","aria-selected"],["a","s1.r2","aria-selected","true",1]]}"#
       ])
     #expect(app.list.reached == [1])
+    // The server says what to focus: the patch marked 1. The page it served said too.
+    #expect(page.contains(#"data-focus="s1.r1""#))
     // Two attribute changes, whatever the size of the page.
     #expect(sent[0].utf8.count < 200 && page.utf8.count > 600)
   }
@@ -136,7 +138,7 @@ final class FruitApp {
     let opened = try #require(sent.last)
     #expect(opened.contains(#"["a","alert","open",""]"#))
     #expect(opened.contains("No cherries today"))
-    #expect(opened.contains(#""focus":"alert.b0""#))
+    #expect(opened.contains(#""f":"alert.b0""#))
     // While the alert is open, keys go to it: ArrowDown does not move the list.
     await session.receive(#"{"type":"key","key":"ArrowDown"}"#)
     #expect(app.list.reached.isEmpty)

@@ -36,7 +36,9 @@ import TetherWebHummingbird
       Issue.record("no page at \(path)")
       return
     }
-    #expect(html.contains(#"<script src="/tether.js" data-session="\#(id)">"#))
+    #expect(html.contains(#"<script src="/tether.js" data-session="\#(id)""#))
+    // The server says what the page focuses: its selected row, if it shows one.
+    #expect(html.contains("data-focus=") == html.contains(#"aria-selected="true""#))
     // The page has its screens at once; what they load may land just after it is served.
     let session = try #require(registry.session(id))
     for text in texts {
@@ -164,7 +166,7 @@ import TetherWebHummingbird
       try JSONSerialization.jsonObject(with: Data(page.utf8)) as? [String: Any])
     // The whole app again, with the fourth photo selected (and focused), as on the first node.
     let photos = BundledPhotoService.page(1).photos
-    #expect(redrawn["focus"] as? String == "s2.2.r\(photos[3].id)")
+    #expect(redrawn["f"] as? String == "s2.2.r\(photos[3].id)")
     #expect(
       page.contains(
         "r\(photos[3].id)\\\" type=\\\"button\\\" class=\\\"row\\\" role=\\\"option\\\" aria-selected"

@@ -10,6 +10,13 @@ public enum HTMLPatch: Equatable, Sendable {
   /// Set attribute `name` of element `id`; `nil` removes it.
   case attribute(id: String, name: String, value: String?)
 
+  /// The id of the element the patch changes.
+  public var targetID: String {
+    switch self {
+    case .replace(let id, _), .children(let id, _), .text(let id, _), .attribute(let id, _, _): id
+    }
+  }
+
   /// The patches that turn the page `old` into `new`, smallest first: an attribute or a text
   /// changes in place; children whose ids changed are replaced together; an element whose tag
   /// or id changed is replaced whole.

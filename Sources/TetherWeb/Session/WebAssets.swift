@@ -8,6 +8,8 @@ public enum WebAssets {
       const session = document.currentScript.dataset.session;
       // The newest signed resume token: any server of a cluster rebuilds the session from it.
       let resume = document.currentScript.dataset.resume || null;
+      // What the server focuses on the page it served.
+      const firstFocus = document.currentScript.dataset.focus;
       // Gestures made while the socket is down, sent once it is back.
       let queued = [];
       const keys = [\#(WebKey.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))];
@@ -47,7 +49,10 @@ public enum WebAssets {
         const typing = isTyping(document.activeElement) ? document.activeElement : null;
         const scrollY = window.scrollY;
         if (message.r) resume = message.r;
+        // The server says what to focus: a patch that ends in 1 focuses its element, else "f".
+        let focus = message.f;
         for (const patch of message.p) {
+          if (typeof patch[patch.length - 1] === "number") { patch.pop(); focus = patch[1]; }
           const element = document.getElementById(patch[1]);
           if (!element) continue;
           // A focused text field is never overwritten.
@@ -70,13 +75,6 @@ public enum WebAssets {
         // and focusing the selection again does not scroll it.
         const redrawn = message.p.some((patch) => patch[0] === "r" && patch[1] === "app");
         if (redrawn) window.scrollTo(0, scrollY);
-        // Focus follows the selection unless the message names another element.
-        let focus = message.focus;
-        for (const patch of message.p) {
-          if (patch[0] === "a" && patch[2] === "aria-selected" && patch[3] === "true") {
-            focus = focus || patch[1];
-          }
-        }
         if (focus && !isTyping(document.activeElement)) {
           const target = document.getElementById(focus);
           if (target && document.activeElement !== target) target.focus({ preventScroll: redrawn });
@@ -103,6 +101,8 @@ public enum WebAssets {
         // Restored from the back-forward cache: the socket was closed; resume the session.
         if (event.persisted) { leaving = false; connect(true); }
       });
+      const focused = firstFocus && document.getElementById(firstFocus);
+      if (focused) focused.focus({ preventScroll: true });
       connect(false);
     })();
     """#

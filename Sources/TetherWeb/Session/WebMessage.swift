@@ -113,7 +113,8 @@ public struct ServerMessage: Equatable, Sendable {
   public var path: String?
   /// The page title, when it changed.
   public var title: String?
-  /// The element to focus, if any.
+  /// The element the page focuses after applying the patches, if any. The server always says
+  /// which; the page never decides focus on its own.
   public var focus: String?
   /// A new resume token, when the state it carries changed (``WebResumeSigner``).
   public var resume: String?
@@ -138,31 +139,38 @@ public struct ServerMessage: Equatable, Sendable {
   }
 
   /// The message as compact JSON: patches as arrays (`["t", id, text]`; an attribute set is
-  /// `["a", id, name, value]`, removed `["a", id, name]`).
+  /// `["a", id, name, value]`, removed `["a", id, name]`). The element to focus is marked by a
+  /// trailing `1` on the last patch that targets it (`["a", id, "aria-selected", "true", 1]`:
+  /// two bytes on a selection move), or, when no patch does, named by `"f"`.
   public var json: String {
     var parts: [String] = []
-    let patches = self.patches.map { patch -> String in
-      switch patch {
-      case .replace(let id, let html): "[\"r\",\(quote(id)),\(quote(html))]"
-      case .children(let id, let html): "[\"c\",\(quote(id)),\(quote(html))]"
-      case .text(let id, let text): "[\"t\",\(quote(id)),\(quote(text))]"
-      case .attribute(let id, let name, let value?):
-        "[\"a\",\(quote(id)),\(quote(name)),\(quote(value))]"
-      // A removed attribute has no value at all, not `null`: five bytes less on every
-      // selection move, which removes one `aria-selected` and sets another.
-      case .attribute(let id, let name, nil): "[\"a\",\(quote(id)),\(quote(name))]"
-      }
+    let focusPatch = focus.flatMap { focus in self.patches.lastIndex { $0.targetID == focus } }
+    let patches = self.patches.enumerated().map { index, patch -> String in
+      let json = Self.json(patch)
+      return index == focusPatch ? json.dropLast() + ",1]" : json
     }
     parts.append("\"p\":[\(patches.joined(separator: ","))]")
     if let path { parts.append("\"path\":\(quote(path))") }
     if let title { parts.append("\"title\":\(quote(title))") }
-    if let focus { parts.append("\"focus\":\(quote(focus))") }
+    if let focus, focusPatch == nil { parts.append("\"f\":\(quote(focus))") }
     if let resume { parts.append("\"r\":\(quote(resume))") }
     return "{\(parts.joined(separator: ","))}"
   }
+
+  private static func json(_ patch: HTMLPatch) -> String {
+    switch patch {
+    case .replace(let id, let html): "[\"r\",\(quote(id)),\(quote(html))]"
+    case .children(let id, let html): "[\"c\",\(quote(id)),\(quote(html))]"
+    case .text(let id, let text): "[\"t\",\(quote(id)),\(quote(text))]"
+    case .attribute(let id, let name, let value?):
+      "[\"a\",\(quote(id)),\(quote(name)),\(quote(value))]"
+    // A removed attribute has no value at all, not `null`: five bytes less on every
+    // selection move, which removes one `aria-selected` and sets another.
+    case .attribute(let id, let name, nil): "[\"a\",\(quote(id)),\(quote(name))]"
+    }
+  }
 }
 
-/// `text` as a JSON string literal.
 /// `text` as a JSON string. `escapingLessThan` (the default) writes `<` as `\u003c`, so a
 /// server message embedded in a page can never close its `<script>`; a page's own message
 /// (``ClientMessage/json``) keeps `<` as it is, so re-encoding it never makes it longer than

@@ -23,6 +23,8 @@ public final class WebSession {
   private var pageTree: HTMLNode?
   private var sentPath: String?
   private var sentTitle: String?
+  /// The element the page was last told to focus.
+  private var sentFocus: String?
   private var send: ((String) -> Void)?
   private var renderToken: ObservationToken?
   private let resumeSigner: WebResumeSigner?
@@ -101,11 +103,15 @@ public final class WebSession {
     pageTree = tree
     sentPath = stack.path.description
     sentTitle = pageTitle
-    var resume = ""
+    sentFocus = context.focus
+    var attributes = ""
+    if let focus = context.focus {
+      attributes += " data-focus=\"\(HTMLEscaping.attribute(focus))\""
+    }
     if let resumeSigner {
       let state = resumeState
       sentResume = state
-      resume = " data-resume=\"\(HTMLEscaping.attribute(resumeSigner.sign(state)))\""
+      attributes += " data-resume=\"\(HTMLEscaping.attribute(resumeSigner.sign(state)))\""
     }
     return """
       <!doctype html>
@@ -114,7 +120,7 @@ public final class WebSession {
       <title>\(HTMLEscaping.text(pageTitle))</title>
       <link rel="stylesheet" href="\(HTMLEscaping.attribute(style))">
       </head><body>\(tree.html)
-      <script src="\(HTMLEscaping.attribute(script))" data-session="\(HTMLEscaping.attribute(id))"\(resume)></script>
+      <script src="\(HTMLEscaping.attribute(script))" data-session="\(HTMLEscaping.attribute(id))"\(attributes)></script>
       </body></html>
       """
   }
@@ -131,6 +137,7 @@ public final class WebSession {
       pageTree = nil
       sentPath = nil
       sentTitle = nil
+      sentFocus = nil
       sentResume = nil
     }
     renderAndSend()
@@ -259,17 +266,16 @@ public final class WebSession {
     guard let send else { return }
     let path = stack.path.description
     let title = pageTitle
-    var message = ServerMessage(patches: [], path: nil, title: nil, focus: context.focus)
+    var message = ServerMessage(patches: [], path: nil, title: nil)
     if let pageTree {
       message.patches = HTMLPatch.diff(from: pageTree, to: tree)
     } else {
       message.patches = [.replace(id: "app", html: tree.html)]
     }
-    // The page focuses the row that just became selected on its own: say so only otherwise.
-    let selected = message.patches.last { patch in
-      if case .attribute(_, "aria-selected", "true") = patch { true } else { false }
-    }
-    if case .attribute(let id, _, _) = selected, id == message.focus { message.focus = nil }
+    // The server decides focus, always: whenever what this render focuses (the selected row,
+    // an alert's default button) is not what the page was last told, or the app was redrawn.
+    let redrawn = pageTree == nil
+    if let focus = context.focus, focus != sentFocus || redrawn { message.focus = focus }
     if path != sentPath { message.path = path }
     if title != sentTitle { message.title = title }
     if let resumeSigner {
@@ -282,9 +288,10 @@ public final class WebSession {
     pageTree = tree
     sentPath = path
     sentTitle = title
+    sentFocus = context.focus
     guard
       !message.patches.isEmpty || message.path != nil || message.title != nil
-        || message.resume != nil
+        || message.resume != nil || message.focus != nil
     else { return }
     send(message.json)
   }
