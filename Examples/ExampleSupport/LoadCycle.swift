@@ -34,6 +34,8 @@ public final class LoadCycle {
   public var errorMessage: Property<String?> { _errorMessage }
   /// Whether the last run failed (``errorMessage`` is shown).
   public var hasFailed: Bool { _errorMessage.value != nil }
+  /// Why the last run failed, until the next run starts.
+  public private(set) var lastError: ServiceError?
 
   /// Creates an idle cycle.
   public init() {}
@@ -57,6 +59,7 @@ public final class LoadCycle {
     do {
       return try await work()
     } catch {
+      lastError = error
       _errorMessage.value = message(error)
       return nil
     }
@@ -64,6 +67,7 @@ public final class LoadCycle {
 
   /// Hides the error shown, if any.
   public func clearError() {
+    lastError = nil
     if _errorMessage.value != nil { _errorMessage.value = nil }
   }
 }

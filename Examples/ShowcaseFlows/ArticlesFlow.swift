@@ -46,11 +46,10 @@ public final class ArticlesFlow: FlowController {
     guard !path.isEmpty else { return }
     let id = try path.identifier(named: "article")
     guard let list else { throw .unavailable("article/\(id)", reason: "The list is gone.") }
-    guard await list.openRequested(id: id) else {
-      throw .unavailable(
-        "article/\(id)",
-        reason: list.errorMessage.value.map { "Articles could not be loaded: \($0)" }
-          ?? "There is no article \(id).")
+    do {
+      try await list.openRequested(id: id)
+    } catch {
+      throw .unavailable("article/\(id)", reason: error.reason(for: "article \(id)"))
     }
   }
 }

@@ -22,10 +22,14 @@ public final class CoursesFlow: FlowController {
   public func start(on navigator: ShowcaseNavigator) -> ShowcaseScreen {
     let list = CourseListViewModel(service: services.courses)
     self.list = list
-    list.route.observe { [weak navigator] detail in
-      navigator?.push(
-        Screen(
-          .courseDetail(detail), title: detail.titleText, path: ["course", "\(detail.course.id)"]))
+    list.route.observe { [weak navigator] route in
+      switch route {
+      case .detail(let detail):
+        navigator?.push(
+          Screen(
+            .courseDetail(detail), title: detail.titleText,
+            path: ["course", "\(detail.course.id)"]))
+      }
     }
     .store(in: lifetime)
     return Screen(
@@ -40,11 +44,10 @@ public final class CoursesFlow: FlowController {
     guard !path.isEmpty else { return }
     let id = try path.identifier(named: "course")
     guard let list else { throw .unavailable("course/\(id)", reason: "The list is gone.") }
-    guard await list.openRequested(id: id) else {
-      throw .unavailable(
-        "course/\(id)",
-        reason: list.errorMessage.value.map { "Courses could not be loaded: \($0)" }
-          ?? "There is no course \(id).")
+    do {
+      try await list.openRequested(id: id)
+    } catch {
+      throw .unavailable("course/\(id)", reason: error.reason(for: "course \(id)"))
     }
   }
 }

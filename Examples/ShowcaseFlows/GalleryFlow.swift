@@ -49,11 +49,8 @@ public final class GalleryFlow: FlowController {
     guard let list else { throw .unavailable("photo/\(id)", reason: "The list is gone.") }
     do {
       try await list.openRequested(id: id)
-    } catch .unexpectedStatus(404) {
-      throw .unavailable("photo/\(id)", reason: "There is no photo \(id).")
     } catch {
-      throw .unavailable(
-        "photo/\(id)", reason: "Photo \(id) could not be opened: \(error.userMessage)")
+      throw .unavailable("photo/\(id)", reason: error.reason(for: "photo \(id)"))
     }
   }
 }

@@ -88,13 +88,13 @@ public final class ArticleListViewModel {
   /// A link asked for the article with row id `id`: load the list if needed, then route to it.
   ///
   /// - Parameter id: The row's id (its position in the list).
-  /// - Returns: Whether the article exists and was routed to.
-  @discardableResult
-  public func openRequested(id: Int) async -> Bool {
+  /// - Throws: `OpenError.notFound` for a row the list does not have,
+  ///   `OpenError.unavailable` when the list could not be loaded.
+  public func openRequested(id: Int) async throws(OpenError) {
     if !hasLoaded { await viewDidLoad() }
-    guard articles.indices.contains(id) else { return false }
+    if !hasLoaded, let error = load.lastError { throw .unavailable(error) }
+    guard articles.indices.contains(id) else { throw .notFound }
     userSelected(row: id)
-    return true
   }
 
   /// The user chose row `index`.

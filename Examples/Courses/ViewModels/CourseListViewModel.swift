@@ -16,9 +16,15 @@ public final class CourseListViewModel {
   public var rows: Property<[CourseCellViewModel]> { _rows }
   /// Why the last load failed, or `nil`.
   public let errorMessage: Property<String?>
-  private let routePipe = Signal<CourseDetailViewModel>.pipe()
-  /// The detail screen to show for a chosen course, created by this view model.
-  public var route: Signal<CourseDetailViewModel> { routePipe.output }
+  /// Where the list goes next.
+  public enum Route {
+    /// The detail screen of a chosen course, created by this view model.
+    case detail(CourseDetailViewModel)
+  }
+
+  private let routePipe = Signal<Route>.pipe()
+  /// Where to go for a chosen course.
+  public var route: Signal<Route> { routePipe.output }
 
   private let service: any CourseService
   private var courses: [Course] = []
@@ -50,13 +56,13 @@ public final class CourseListViewModel {
   /// A link asked for the course with `id`: load the courses if needed, then route to it.
   ///
   /// - Parameter id: The course's id.
-  /// - Returns: Whether the course exists and was routed to.
-  @discardableResult
-  public func openRequested(id: Int) async -> Bool {
+  /// - Throws: `OpenError.notFound` for an id no course has, `OpenError.unavailable` when the
+  ///   courses could not be loaded.
+  public func openRequested(id: Int) async throws(OpenError) {
     if !hasLoaded { await viewDidLoad() }
-    guard let index = courses.firstIndex(where: { $0.id == id }) else { return false }
+    if !hasLoaded, let error = load.lastError { throw .unavailable(error) }
+    guard let index = courses.firstIndex(where: { $0.id == id }) else { throw .notFound }
     userSelected(row: index)
-    return true
   }
 
   /// The user chose row `index`: create its detail view model and route to it.
@@ -64,6 +70,6 @@ public final class CourseListViewModel {
   /// - Parameter index: The chosen row; rows outside the list are ignored.
   public func userSelected(row index: Int) {
     guard courses.indices.contains(index) else { return }
-    routePipe.input.send(CourseDetailViewModel(course: courses[index]))
+    routePipe.input.send(.detail(CourseDetailViewModel(course: courses[index])))
   }
 }

@@ -141,9 +141,16 @@ public final class PhotoListViewModel {
   /// open it as a chosen row would be.
   ///
   /// - Parameter id: The photo's id.
-  /// - Throws: The ``ServiceError`` that kept the photo from loading.
-  public func openRequested(id: Int) async throws(ServiceError) {
-    open(try await service.photo(id: id))
+  /// - Throws: `OpenError.notFound` when the service has no such photo (404), else
+  ///   `OpenError.unavailable` with the ``ServiceError``.
+  public func openRequested(id: Int) async throws(OpenError) {
+    do {
+      open(try await service.photo(id: id))
+    } catch .unexpectedStatus(404) {
+      throw .notFound
+    } catch {
+      throw .unavailable(error)
+    }
   }
 
   /// Seed 000's `getCellViewModel(at:)`.

@@ -143,12 +143,12 @@ struct FailingLoader: ThumbnailLoader {
 
 @MainActor
 @Suite struct ArticleLinkTests {
-  @Test func aLinkLoadsTheListAndRoutesToThatRow() async {
+  @Test func aLinkLoadsTheListAndRoutesToThatRow() async throws {
     let viewModel = ArticleListViewModel(
       service: BundledArticleService(), loader: BundledThumbnailLoader(delay: .zero))
     let routes = viewModel.route.record()
-    #expect(await viewModel.openRequested(id: 1))
-    #expect(await viewModel.openRequested(id: 99) == false)
+    try await viewModel.openRequested(id: 1)
+    await #expect(throws: OpenError.notFound) { try await viewModel.openRequested(id: 99) }
     #expect(routes.values.map(\.article.title) == ["流程控制器：把导航移出视图"])
     #expect(viewModel.rows.value.count == BundledArticleService.records.count)
   }

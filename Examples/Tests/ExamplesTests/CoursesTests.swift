@@ -67,10 +67,13 @@ struct StubCourseService: CourseService {
       viewModel.userSelected(row: 0)
       viewModel.userSelected(row: 99)
       #expect(routes.values.count == 1)
-      let detail = routes.values.first
-      #expect(detail?.course == BundledCourseService.catalog[0])
-      #expect(detail?.lessonsText == "49 lessons")
-      #expect(detail?.linkText == "https://example.org/instagram")
+      guard case .detail(let detail)? = routes.values.first else {
+        Issue.record("no detail route")
+        return
+      }
+      #expect(detail.course == BundledCourseService.catalog[0])
+      #expect(detail.lessonsText == "49 lessons")
+      #expect(detail.linkText == "https://example.org/instagram")
       routes.stop()
     }
   }
@@ -99,10 +102,15 @@ struct StubCourseService: CourseService {
     let viewModel = CourseListViewModel(service: BundledCourseService())
     let routes = viewModel.route.record()
     let course = try #require(BundledCourseService.catalog.last)
-    #expect(await viewModel.openRequested(id: course.id))
-    #expect(await viewModel.openRequested(id: course.id))
-    #expect(routes.values.map(\.course) == [course, course])
-    #expect(await viewModel.openRequested(id: -1) == false)
+    try await viewModel.openRequested(id: course.id)
+    try await viewModel.openRequested(id: course.id)
+    #expect(
+      routes.values.map { route in
+        switch route {
+        case .detail(let detail): detail.course
+        }
+      } == [course, course])
+    await #expect(throws: OpenError.notFound) { try await viewModel.openRequested(id: -1) }
     #expect(routes.values.count == 2)
   }
 
@@ -129,5 +137,22 @@ actor Attempts {
   func next() -> Int {
     count += 1
     return count
+  }
+}
+
+@MainActor
+@Suite struct OpenErrorTests {
+  @Test func everyAppsLinkErrorReadsTheSameWay() async {
+    #expect(OpenError.notFound.reason(for: "course 999") == "There is no course 999.")
+    #expect(
+      OpenError.unavailable(.noConnection).reason(for: "photo 12")
+        == "Photo 12 could not be opened: No Network")
+    struct Offline: CourseService {
+      func courses() async throws(ServiceError) -> [Course] { throw .noConnection }
+    }
+    let viewModel = CourseListViewModel(service: Offline())
+    await #expect(throws: OpenError.unavailable(.noConnection)) {
+      try await viewModel.openRequested(id: 1)
+    }
   }
 }

@@ -323,7 +323,7 @@ actor FailureSwitch {
 
   @Test func aLinkToAnUnknownPhotoThrowsNotFound() async {
     let viewModel = PhotoListViewModel(service: BundledPhotoService(), timeZone: utc)
-    await #expect(throws: ServiceError.unexpectedStatus(404)) {
+    await #expect(throws: OpenError.notFound) {
       try await viewModel.openRequested(id: 1)
     }
   }

@@ -312,7 +312,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     let stack = ScreenStack<ShowcaseDestination>()
     let error = await MainFlowController(services: services)
       .open(ScreenPath(parsing: "/courses/course/2"), on: stack)
-    #expect(error?.description == "Courses could not be loaded: No Network")
+    #expect(error?.description == "Course 2 could not be opened: No Network")
     #expect(stack.path.value.description == "/courses")
     #expect(stack.topScreen?.courseList?.errorMessage.value == "No Network")
   }
