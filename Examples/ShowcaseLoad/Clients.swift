@@ -19,7 +19,7 @@ func openSession(port: Int) throws -> Connection {
 func openSessionWithPage(port: Int) throws -> (socket: Connection, html: String) {
   let (status, html) = try Connection(port: port).get("/", port: port)
   guard status == 200, let id = sessionID(inPage: html) else {
-    throw ConnectionError("GET / answered \(status)")
+    throw ConnectionError.unexpectedStatus(request: "GET /", status: status, body: "")
   }
   let socket = try Connection(port: port)
   try socket.upgrade("/ws?session=\(id)", port: port)
@@ -160,7 +160,7 @@ final class TouringTab {
     self.photo = photo
     let (status, html) = try Connection(port: port).get("/", port: port)
     guard status == 200, let id = sessionID(inPage: html) else {
-      throw ConnectionError("GET / answered \(status)")
+      throw ConnectionError.unexpectedStatus(request: "GET /", status: status, body: "")
     }
     self.id = id
     token = resumeToken(inPage: html)
@@ -190,7 +190,7 @@ final class TouringTab {
   private func wait(for path: String, from previous: String) throws {
     while true {
       guard let message = try socket.receiveText() else {
-        throw ConnectionError("the server closed the socket")
+        throw ConnectionError.closedByServer
       }
       let received = check(message, allowed: [path, previous])
       if received == path { return }
@@ -230,14 +230,14 @@ final class TouringTab {
   /// comes back (or 10 s pass); records how long that took.
   private func reconnect(expecting allowed: [String]) throws {
     let start = ContinuousClock.now
-    var lastError: any Error = ConnectionError("no attempt")
+    var lastError: ConnectionError?
     while ContinuousClock.now - start < .seconds(10) {
       do {
         let fresh = try Connection(port: port)
         try fresh.upgrade("/ws?session=\(id)&resync=1", port: port)
         if let token { try fresh.sendText(ClientMessage.resume(token: token).json) }
         guard let first = try fresh.receiveText() else {
-          throw ConnectionError("the resumed socket closed at once")
+          throw ConnectionError.closedByServer
         }
         socket = fresh
         _ = check(first, allowed: allowed)
@@ -247,11 +247,11 @@ final class TouringTab {
         recorder.update { $0.reconnects.append(milliseconds) }
         return
       } catch {
-        lastError = error
+        lastError = ConnectionError(error)
         Thread.sleep(forTimeInterval: 0.05)
       }
     }
-    throw ConnectionError("could not resume within 10 s: \(lastError)")
+    throw ConnectionError.couldNotResume(seconds: 10, last: lastError)
   }
 }
 
@@ -269,8 +269,29 @@ enum BadClient: String, CaseIterable, Sendable {
   /// Asks for a socket to a session that does not exist: the server must close it.
   case noSession = "no such session"
 
+  /// What went wrong in one run.
+  enum Failure: Error, CustomStringConvertible {
+    /// The server did the wrong thing.
+    case wrongAnswer(BadClient, String)
+    /// The client's connection failed.
+    case connection(BadClient, ConnectionError)
+
+    /// Whether the connection was cut (reset, broken pipe, closed early) rather than answered
+    /// wrongly: what a node killed under the client looks like.
+    var isCutConnection: Bool {
+      if case .connection(_, let error) = self { error.isCut } else { false }
+    }
+
+    var description: String {
+      switch self {
+      case .wrongAnswer(let client, let what): "\(client.rawValue): \(what)"
+      case .connection(let client, let error): "\(client.rawValue): \(error)"
+      }
+    }
+  }
+
   /// Runs once; returns a failure, or `nil` if the server did the right thing.
-  func run(port: Int, until deadline: Date) -> String? {
+  func run(port: Int, until deadline: Date) -> Failure? {
     do {
       switch self {
       case .cutMidFrame:
@@ -280,7 +301,7 @@ enum BadClient: String, CaseIterable, Sendable {
         socket.shutDown()
         // The client cannot see what the server did with the cut frame; what can be seen is
         // that the server still serves: a new session answers a gesture.
-        return Self.serverStillServes(port: port)
+        return Self.serverStillServes(port: port).map { .connection(self, $0) }
       case .malformed:
         let socket = try openSession(port: port)
         try socket.sendText("not json")
@@ -299,7 +320,9 @@ enum BadClient: String, CaseIterable, Sendable {
       case .oversized:
         let socket = try openSession(port: port)
         try? socket.send(Connection.frame(opcode: 0x1, Array(repeating: 0x61, count: 65_536)))
-        guard socket.waitForClose(seconds: 10) else { return "an oversized frame was kept open" }
+        guard socket.waitForClose(seconds: 10) else {
+          return .wrongAnswer(self, "an oversized frame was kept open")
+        }
       case .neverReads:
         let socket = try openSession(port: port)
         for number in 0..<300 {
@@ -309,7 +332,7 @@ enum BadClient: String, CaseIterable, Sendable {
         // Then it reads. The server may have closed a client this far behind (that bounds
         // it); if not, one more gesture must be answered after all 300, in order, and other
         // sessions must have been served meanwhile.
-        if let failure = Self.serverStillServes(port: port) { return failure }
+        if let failure = Self.serverStillServes(port: port) { return .connection(self, failure) }
         if (try? socket.sendText(ClientMessage.navigate(path: "/courses").json)) != nil {
           // A timeout reading throws: the session neither answered nor closed.
           while let message = try socket.receiveText() {
@@ -321,24 +344,18 @@ enum BadClient: String, CaseIterable, Sendable {
         let socket = try Connection(port: port)
         try socket.upgrade("/ws?session=0123456789abcdef", port: port)
         guard socket.waitForClose(seconds: 10) else {
-          return "a socket with no session stayed open"
+          return .wrongAnswer(self, "a socket with no session stayed open")
         }
       }
       return nil
     } catch {
-      return "\(rawValue): \(error)"
+      return .connection(self, ConnectionError(error))
     }
   }
 
-  /// Whether `failure` is a connection the peer cut (reset, broken pipe, closed early) rather
-  /// than a wrong answer.
-  static func isCutConnection(_ failure: String) -> Bool {
-    ["errno 104", "errno 32", "closed the connection", "closed the socket", "closed before"]
-      .contains { failure.contains($0) }
-  }
-
-  /// `nil` if a new session opens and answers a gesture; otherwise what went wrong.
-  static func serverStillServes(port: Int) -> String? {
+  /// `nil` if a new session opens and answers a gesture after a misbehaving client; otherwise
+  /// how its connection failed.
+  static func serverStillServes(port: Int) -> ConnectionError? {
     do {
       let socket = try openSession(port: port)
       try socket.sendText(ClientMessage.navigate(path: "/courses").json)
@@ -348,9 +365,9 @@ enum BadClient: String, CaseIterable, Sendable {
           return nil
         }
       }
-      return "after a misbehaving client, a new session's socket closed before answering"
+      return .closedByServer
     } catch {
-      return "after a misbehaving client, a new session failed: \(error)"
+      return ConnectionError(error)
     }
   }
 }

@@ -47,8 +47,7 @@ final class ClusterProcess: LoadTarget, @unchecked Sendable {
 
   init(binary: String, nodes: Int) throws {
     guard FileManager.default.isExecutableFile(atPath: binary) else {
-      throw ConnectionError(
-        "no showcase-cluster binary at \(binary); build it: swift build --product showcase-cluster")
+      throw LaunchError.noBinary(path: binary, product: "showcase-cluster")
     }
     nodeCount = nodes
     process.executableURL = URL(filePath: binary)
@@ -77,8 +76,8 @@ final class ClusterProcess: LoadTarget, @unchecked Sendable {
     guard let found else {
       process.terminate()
       let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-      throw ConnectionError(
-        "showcase-cluster did not start: \(lines.withLock { $0 }) \(log.suffix(300))")
+      throw LaunchError.didNotStart(
+        program: "showcase-cluster", output: "\(lines.withLock { $0 }) \(log.suffix(300))")
     }
     port = found
     // The rest of its output, as it comes: a restarted node says so with its new pid.

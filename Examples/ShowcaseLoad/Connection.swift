@@ -8,10 +8,67 @@ import Foundation
   import Darwin
 #endif
 
-/// Why a load client's connection failed.
-struct ConnectionError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+/// Why a load client's connection failed: cases, never matched by their text.
+enum ConnectionError: Error, Equatable, CustomStringConvertible {
+  /// `socket()` failed.
+  case noSocket(errno: Int32)
+  /// `connect()` to the port failed.
+  case connectFailed(port: Int, errno: Int32)
+  /// `send()` failed.
+  case sendFailed(errno: Int32)
+  /// `recv()` failed.
+  case receiveFailed(errno: Int32)
+  /// Nothing arrived within the read timeout.
+  case timedOut
+  /// The server closed the connection (end of stream, or a close frame where an answer was
+  /// due).
+  case closedByServer
+  /// The server's HTTP head never ended.
+  case incompleteHTTPHead
+  /// The server answered the WebSocket upgrade with something other than 101.
+  case upgradeRefused(head: String)
+  /// An HTTP request got an unexpected status.
+  case unexpectedStatus(request: String, status: Int, body: String)
+  /// The server sent a frame larger than any message it sends.
+  case frameTooLarge(bytes: Int)
+  /// A broken session could not be resumed within the time allowed.
+  indirect case couldNotResume(seconds: Int, last: ConnectionError?)
+  /// Something other than the connection failed.
+  case other(String)
+
+  /// The error as a `ConnectionError`: itself, or ``other(_:)`` with its description.
+  init(_ error: any Error) {
+    self = error as? ConnectionError ?? .other(String(describing: error))
+  }
+
+  /// Whether the peer cut the connection (reset, broken pipe, closed early) rather than
+  /// answering wrongly: what a node killed under a client looks like.
+  var isCut: Bool {
+    switch self {
+    case .closedByServer: true
+    case .sendFailed(let code), .receiveFailed(let code): code == ECONNRESET || code == EPIPE
+    default: false
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .noSocket(let code): "socket() failed: errno \(code)"
+    case .connectFailed(let port, let code): "connect to port \(port) failed: errno \(code)"
+    case .sendFailed(let code): "send failed: errno \(code)"
+    case .receiveFailed(let code): "recv failed: errno \(code)"
+    case .timedOut: "timed out reading"
+    case .closedByServer: "the server closed the connection"
+    case .incompleteHTTPHead: "no complete HTTP head"
+    case .upgradeRefused(let head): "upgrade refused: \(head)"
+    case .unexpectedStatus(let request, let status, let body):
+      "\(request) answered \(status): \(body)"
+    case .frameTooLarge(let bytes): "a \(bytes)-byte frame"
+    case .couldNotResume(let seconds, let last):
+      "could not resume within \(seconds) s" + (last.map { ": \($0)" } ?? "")
+    case .other(let text): text
+    }
+  }
 }
 
 /// A blocking TCP connection to the server on loopback, with the little HTTP and WebSocket
@@ -31,7 +88,7 @@ final class Connection {
       let kind = Int32(SOCK_STREAM.rawValue)
     #endif
     descriptor = socket(AF_INET, kind, 0)
-    guard descriptor >= 0 else { throw ConnectionError("socket() failed: errno \(errno)") }
+    guard descriptor >= 0 else { throw ConnectionError.noSocket(errno: errno) }
     var limit = timeval(tv_sec: timeout, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
@@ -46,7 +103,7 @@ final class Connection {
     }
     guard connected == 0 else {
       close(descriptor)
-      throw ConnectionError("connect to port \(port) failed: errno \(errno)")
+      throw ConnectionError.connectFailed(port: port, errno: errno)
     }
   }
 
@@ -63,7 +120,7 @@ final class Connection {
       }
       if sent < 0 {
         if errno == EINTR { continue }
-        throw ConnectionError("send failed: errno \(errno)")
+        throw ConnectionError.sendFailed(errno: errno)
       }
       offset += sent
     }
@@ -80,14 +137,14 @@ final class Connection {
       }
       if count == 0 { return false }
       if errno == EINTR { continue }
-      if errno == EAGAIN || errno == EWOULDBLOCK { throw ConnectionError("timed out reading") }
-      throw ConnectionError("recv failed: errno \(errno)")
+      if errno == EAGAIN || errno == EWOULDBLOCK { throw ConnectionError.timedOut }
+      throw ConnectionError.receiveFailed(errno: errno)
     }
   }
 
   private func read(exactly count: Int) throws -> [UInt8] {
     while buffer.count < count {
-      guard try fill() else { throw ConnectionError("the server closed the connection") }
+      guard try fill() else { throw ConnectionError.closedByServer }
     }
     let bytes = Array(buffer.prefix(count))
     buffer.removeFirst(count)
@@ -104,7 +161,7 @@ final class Connection {
         return head
       }
       guard buffer.count < 65_536, try fill() else {
-        throw ConnectionError("no complete HTTP head")
+        throw ConnectionError.incompleteHTTPHead
       }
     }
   }
@@ -138,7 +195,7 @@ final class Connection {
           + "Sec-WebSocket-Version: 13\r\n\r\n").utf8))
     let head = try readHead()
     guard head.hasPrefix("HTTP/1.1 101") else {
-      throw ConnectionError("upgrade refused: \(head.prefix(60))")
+      throw ConnectionError.upgradeRefused(head: String(head.prefix(60)))
     }
   }
 
@@ -182,7 +239,7 @@ final class Connection {
       } else if length == 127 {
         length = try read(exactly: 8).reduce(0) { $0 << 8 | Int($1) }
       }
-      guard length <= 8 << 20 else { throw ConnectionError("a \(length)-byte frame") }
+      guard length <= 8 << 20 else { throw ConnectionError.frameTooLarge(bytes: length) }
       let payload = try read(exactly: length)
       switch opcode {
       case 0x1: return String(decoding: payload, as: UTF8.self)
@@ -200,8 +257,9 @@ final class Connection {
       do {
         if try !fill() { return true }
         buffer.removeAll()
+      } catch ConnectionError.timedOut {
+        continue
       } catch {
-        if "\(error)".contains("timed out") { continue }
         return true
       }
     }

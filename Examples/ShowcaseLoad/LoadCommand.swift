@@ -224,10 +224,10 @@ struct LoadCommand: ParsableCommand {
             guard let failure else { return }
             // A node killed under a misbehaving client cuts its socket: that says nothing of
             // how the server handles the client, so it is counted apart, not as handled.
-            if $0.kills != killsBefore, BadClient.isCutConnection(failure) {
+            if $0.kills != killsBefore, failure.isCutConnection {
               $0.badClientRunsCutByKill += 1
             } else {
-              $0.badClientFailures.append(failure)
+              $0.badClientFailures.append(failure.description)
             }
           }
           turn += 1

@@ -40,7 +40,10 @@ extension WebServerStats {
   static func read(port: Int) throws -> WebServerStats {
     let (status, body) = try Connection(port: port).get("/stats", port: port)
     guard status == 200, let stats = try? WebServerStats(json: body), stats.heapBytes != nil
-    else { throw ConnectionError("unexpected /stats answer \(status): \(body.prefix(120))") }
+    else {
+      throw ConnectionError.unexpectedStatus(
+        request: "GET /stats", status: status, body: String(body.prefix(120)))
+    }
     return stats
   }
 

@@ -34,8 +34,7 @@ final class ServerProcess {
 
   init(binary: String) throws {
     guard FileManager.default.isExecutableFile(atPath: binary) else {
-      throw ConnectionError(
-        "no showcase binary at \(binary); build it: swift build --product showcase")
+      throw LaunchError.noBinary(path: binary, product: "showcase")
     }
     process.executableURL = URL(filePath: binary)
     process.arguments = ["--web", "--host", "127.0.0.1", "--port", "0", "--session-grace", "1"]
@@ -57,7 +56,7 @@ final class ServerProcess {
       }
     }
     process.terminate()
-    throw ConnectionError("the server did not say where it listens: \(text.prefix(200))")
+    throw LaunchError.didNotStart(program: "showcase", output: String(text.prefix(200)))
   }
 
   func stop() {
@@ -65,5 +64,22 @@ final class ServerProcess {
     guard process.isRunning else { return }
     process.terminate()
     process.waitUntilExit()
+  }
+}
+
+/// Why the load tool could not start the server it loads.
+enum LaunchError: Error, CustomStringConvertible {
+  /// No executable at `path`.
+  case noBinary(path: String, product: String)
+  /// The program ran but never said where it listens.
+  case didNotStart(program: String, output: String)
+
+  var description: String {
+    switch self {
+    case .noBinary(let path, let product):
+      "no \(product) binary at \(path); build it: swift build --product \(product)"
+    case .didNotStart(let program, let output):
+      "\(program) did not say where it listens: \(output)"
+    }
   }
 }
