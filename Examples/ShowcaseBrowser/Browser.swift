@@ -14,13 +14,49 @@ public let browserIsInstalled =
   FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
   && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
 
-/// What went wrong talking to chromedriver or the browser.
-public struct WebDriverError: Error, CustomStringConvertible {
-  /// What went wrong, for the failure message.
-  public var description: String
+/// What went wrong talking to chromedriver, the browser, or the server under test: cases, never
+/// matched by their text.
+public enum WebDriverError: Error, Equatable, CustomStringConvertible {
+  /// chromedriver never said which port it listens on.
+  case driverDidNotStart(output: String)
+  /// chromedriver did not answer its status request.
+  case driverDidNotAnswer(port: Int, lastError: String)
+  /// No browser session was created.
+  case noBrowserSession(answer: String)
+  /// No element matches the selector.
+  case noElement(selector: String)
+  /// Fewer keys were applied than were sent.
+  case keysNotApplied(applied: Int, sent: Int)
+  /// The screenshot was not a PNG.
+  case noScreenshot
+  /// A condition did not hold in time.
+  case timedOut(waitingFor: String)
+  /// WebDriver answered with an error (its W3C error code, such as `no such element`).
+  case webDriver(code: String, message: String)
+  /// The HTTP exchange with chromedriver failed at `step` (socket, connect, write, answer).
+  case http(step: String, port: Int)
+  /// A product the test runs is not built.
+  case notBuilt(product: String)
+  /// A server under test never printed its address.
+  case noAddress(product: String, output: String)
 
-  /// An error saying `description`.
-  public init(description: String) { self.description = description }
+  /// What went wrong, for the failure message.
+  public var description: String {
+    switch self {
+    case .driverDidNotStart(let output): "chromedriver did not start: \(output)"
+    case .driverDidNotAnswer(let port, let lastError):
+      "chromedriver did not answer on \(port): \(lastError)"
+    case .noBrowserSession(let answer): "no browser session: \(answer)"
+    case .noElement(let selector): "no element \(selector)"
+    case .keysNotApplied(let applied, let sent): "\(applied) of \(sent) keys were applied"
+    case .noScreenshot: "no screenshot"
+    case .timedOut(let what): "timed out waiting for \(what)"
+    case .webDriver(let code, let message): "\(code): \(message)"
+    case .http(let step, let port): "HTTP to 127.0.0.1:\(port) failed: \(step)"
+    case .notBuilt(let product): "build it first: swift build --product \(product)"
+    case .noAddress(let product, let output): "\(product) printed no address: \(output)"
+    }
+  }
 }
 
 /// A minimal W3C WebDriver client for headless Chromium: one browser session per instance.
@@ -62,7 +98,7 @@ public final class Browser: @unchecked Sendable {
     }
     guard let port, let base = URL(string: "http://127.0.0.1:\(port)") else {
       kill(driver.processIdentifier, SIGKILL)
-      throw WebDriverError(description: "chromedriver did not start: \(announced.text.prefix(300))")
+      throw WebDriverError.driverDidNotStart(output: String(announced.text.prefix(300)))
     }
     self.base = base
     var ready = false
@@ -78,8 +114,8 @@ public final class Browser: @unchecked Sendable {
     }
     guard ready else {
       kill(driver.processIdentifier, SIGKILL)
-      throw WebDriverError(
-        description: "chromedriver did not answer on \(port): \(String(describing: lastError))")
+      throw WebDriverError.driverDidNotAnswer(
+        port: port, lastError: lastError.map { String(describing: $0) } ?? "none")
     }
     let capabilities: [String: Any] = [
       "capabilities": [
@@ -98,7 +134,7 @@ public final class Browser: @unchecked Sendable {
     let answer = try await Self.request(base, "POST", "/session", capabilities)
     guard let id = (answer as? [String: Any])?["sessionId"] as? String else {
       kill(driver.processIdentifier, SIGKILL)
-      throw WebDriverError(description: "no browser session: \(answer)")
+      throw WebDriverError.noBrowserSession(answer: "\(answer)")
     }
     session = id
   }
@@ -145,7 +181,7 @@ public final class Browser: @unchecked Sendable {
     let element = try await command(
       "POST", "element", ["using": "css selector", "value": selector])
     guard let id = (element as? [String: Any])?.values.first as? String else {
-      throw WebDriverError(description: "no element \(selector)")
+      throw WebDriverError.noElement(selector: selector)
     }
     _ = try await command("POST", "element/\(id)/click", [:])
   }
@@ -184,7 +220,7 @@ public final class Browser: @unchecked Sendable {
       """)
     let times = ((samples as? [Any]) ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
     guard times.count == count else {
-      throw WebDriverError(description: "\(times.count) of \(count) keys were applied")
+      throw WebDriverError.keysNotApplied(applied: times.count, sent: count)
     }
     return times
   }
@@ -193,7 +229,7 @@ public final class Browser: @unchecked Sendable {
   public func screenshot(to path: String) async throws {
     let value = try await command("GET", "screenshot", nil)
     guard let base64 = value as? String, let data = Data(base64Encoded: base64) else {
-      throw WebDriverError(description: "no screenshot")
+      throw WebDriverError.noScreenshot
     }
     try data.write(to: URL(fileURLWithPath: path))
   }
@@ -209,7 +245,7 @@ public final class Browser: @unchecked Sendable {
       if try await condition() { return }
       try await Task.sleep(for: .milliseconds(50))
     }
-    throw WebDriverError(description: "timed out waiting for \(what)")
+    throw WebDriverError.timedOut(waitingFor: what)
   }
 
   private func command(_ method: String, _ path: String, _ body: [String: Any]?) async throws
@@ -232,7 +268,7 @@ public final class Browser: @unchecked Sendable {
     guard let value = (json as? [String: Any])?["value"] else { return NSNull() }
     if let error = (value as? [String: Any])?["error"] as? String {
       let message = (value as? [String: Any])?["message"] as? String ?? ""
-      throw WebDriverError(description: "\(error): \(message.prefix(300))")
+      throw WebDriverError.webDriver(code: error, message: String(message.prefix(300)))
     }
     return value
   }
@@ -243,7 +279,7 @@ public final class Browser: @unchecked Sendable {
     throws -> Data
   {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw WebDriverError(description: "no socket") }
+    guard descriptor >= 0 else { throw WebDriverError.http(step: "socket", port: port) }
     defer { close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -254,7 +290,7 @@ public final class Browser: @unchecked Sendable {
         connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard connected == 0 else { throw WebDriverError(description: "cannot connect to \(port)") }
+    guard connected == 0 else { throw WebDriverError.http(step: "connect", port: port) }
     var request = Data(
       ("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n").utf8)
@@ -264,7 +300,7 @@ public final class Browser: @unchecked Sendable {
       while offset < buffer.count {
         let written = send(
           descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, 0)
-        guard written > 0 else { throw WebDriverError(description: "write failed") }
+        guard written > 0 else { throw WebDriverError.http(step: "write", port: port) }
         offset += written
       }
     }
@@ -290,7 +326,7 @@ public final class Browser: @unchecked Sendable {
         }
       }
     }
-    guard let start = bodyStart else { throw WebDriverError(description: "no HTTP answer") }
+    guard let start = bodyStart else { throw WebDriverError.http(step: "answer", port: port) }
     return response[start...]
   }
 }

@@ -18,7 +18,7 @@ final class WebShowcase: @unchecked Sendable {
     async throws
   {
     guard let binary = builtProduct(named: product) else {
-      throw WebDriverError(description: "build it first: swift build --product \(product)")
+      throw WebDriverError.notBuilt(product: product)
     }
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
@@ -38,7 +38,7 @@ final class WebShowcase: @unchecked Sendable {
     guard let range = line.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)
     else {
       process.terminate()
-      throw WebDriverError(description: "\(product) printed no address: \(line)")
+      throw WebDriverError.noAddress(product: product, output: line)
     }
     url = String(line[range])
   }
