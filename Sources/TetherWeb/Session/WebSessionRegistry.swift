@@ -22,7 +22,8 @@ public struct WebApp {
   /// Builds a session for a tab: its stack, opened at a path.
   let makeSession:
     @MainActor (_ id: String, _ path: ScreenPath, _ signer: WebResumeSigner?) async -> Result<
-      (session: WebSession, screens: Property<[AnyObject]>), NavigationError
+      (session: WebSession, track: (@escaping ([AnyObject]) -> Void) -> ObservationToken),
+      NavigationError
     >
 
   /// Describes an app.
@@ -53,8 +54,12 @@ public struct WebApp {
           }
         },
         makeView: makeView)
-      let screens = stack.screens.map { screens in screens.map(trackedObject) }
-      return .success((session, screens))
+      // Hands every screen's tracked object to the registry while the stack shows it.
+      // (Called once, at once, by the registry; the token holds no object of the stack.)
+      let track = { (handler: @escaping ([AnyObject]) -> Void) -> ObservationToken in
+        stack.screens.observe { screens in handler(screens.map(trackedObject)) }
+      }
+      return .success((session, track))
     }
   }
 
@@ -233,7 +238,7 @@ public final class WebSessionRegistry {
   /// A new session showing `path`, registered under `id`; or why no screen shows `path`.
   /// Two pages racing to resume one session both end up with the first one made.
   private func makeSession(id: String, path: String) async -> Result<WebSession, NavigationError> {
-    let made: (session: WebSession, screens: Property<[AnyObject]>)
+    let made: (session: WebSession, track: (@escaping ([AnyObject]) -> Void) -> ObservationToken)
     switch await app.makeSession(id, ScreenPath(parsing: path), resumeSigner) {
     case .success(let result): made = result
     case .failure(let error): return .failure(error)
@@ -242,7 +247,7 @@ public final class WebSessionRegistry {
       made.session.close()
       return .success(existing)
     }
-    let tracking = made.screens.observe { [weak self] objects in
+    let tracking = made.track { [weak self] objects in
       for object in objects { self?.track(object) }
     }
     sessions[id] = Entry(session: made.session, tracking: tracking)
