@@ -74,6 +74,10 @@ import Testing
       ServerMessage(patches: [.text(id: "t", text: "x")], focus: "row").json
         == #"{"p":[["t","t","x"]],"f":"row"}"#)
     #expect(ServerMessage(patches: [.text(id: "t", text: "x")]).json == #"{"p":[["t","t","x"]]}"#)
+    // Backspace and form feed take their two-byte escapes, never the six-byte `\u0008`.
+    #expect(
+      ServerMessage(patches: [.text(id: "t", text: "a\u{08}b\u{0C}c\u{01}")]).json
+        == #"{"p":[["t","t","a\bb\fc\u0001"]]}"#)
   }
 
   @Test(arguments: [

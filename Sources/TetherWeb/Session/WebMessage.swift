@@ -184,6 +184,10 @@ func quote(_ text: String, escapingLessThan: Bool = true) -> String {
     case "\n": output += "\\n"
     case "\r": output += "\\r"
     case "\t": output += "\\t"
+    // The short forms: a page's `\b` must not come back as `\u0008`, three times longer (the
+    // fuzzer once re-encoded a message past the size limit this way).
+    case "\u{08}": output += "\\b"
+    case "\u{0C}": output += "\\f"
     case "<" where escapingLessThan: output += "\\u003c"  // never `</script>` in a page
     default:
       if scalar.value < 0x20 {
