@@ -18,7 +18,9 @@ import Tether
 /// Apply the result inside `work`: the spinner ends after the rows are set, so no frame shows
 /// neither.
 ///
-/// - One run at a time: ``run(_:)`` returns `nil` at once while another run is in flight.
+/// - One run at a time: ``run(_:)`` returns `nil` at once while another run is in flight;
+///   ``settled()`` waits for that run instead (a link that arrives while the screen's first load
+///   is in flight waits for it rather than reporting an empty list).
 /// - A run clears the previous error when it starts, shows the spinner while it works, and turns
 ///   a thrown ``ServiceError`` into ``errorMessage`` (its ``ServiceError/userMessage``).
 /// - Each output changes only when its value does: a run that starts with no error shown does
@@ -36,6 +38,7 @@ public final class LoadCycle {
   public var hasFailed: Bool { _errorMessage.value != nil }
   /// Why the last run failed, until the next run starts.
   public private(set) var lastError: ServiceError?
+  private var settledWaiters: [CheckedContinuation<Void, Never>] = []
 
   /// Creates an idle cycle.
   public init() {}
@@ -55,7 +58,12 @@ public final class LoadCycle {
     guard !_isLoading.value else { return nil }
     clearError()
     _isLoading.value = true
-    defer { _isLoading.value = false }
+    defer {
+      _isLoading.value = false
+      let waiters = settledWaiters
+      settledWaiters = []
+      for waiter in waiters { waiter.resume() }
+    }
     do {
       return try await work()
     } catch {
@@ -63,6 +71,15 @@ public final class LoadCycle {
       _errorMessage.value = message(error)
       return nil
     }
+  }
+
+  /// Waits until no run is in flight; returns at once when none is.
+  ///
+  /// The run's outcome is then in ``hasFailed`` and ``lastError``. Cancelling the waiting task
+  /// does not end the wait early: the run it waits for always ends.
+  public func settled() async {
+    guard _isLoading.value else { return }
+    await withCheckedContinuation { settledWaiters.append($0) }
   }
 
   /// Hides the error shown, if any.

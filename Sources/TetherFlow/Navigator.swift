@@ -16,7 +16,8 @@ public protocol Navigator<Destination>: AnyObject {
   func pop()
   /// Shows `alert` over the current screen, replacing any alert shown; `onResponse` hears
   /// which button the user pressed (the alert is dismissed first). An alert dismissed any other
-  /// way (replaced, ``dismissAlert()``, a new root) gets no response.
+  /// way (replaced, ``dismissAlert()``, a new root) gets no response, and neither does an alert
+  /// a web session restored on another server, whose buttons only dismiss it.
   func present(
     _ alert: ScreenAlert, onResponse: @escaping @MainActor (ScreenAlert.Button) -> Void)
   /// Dismisses the presented alert, if any.

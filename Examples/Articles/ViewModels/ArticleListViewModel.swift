@@ -85,12 +85,14 @@ public final class ArticleListViewModel {
     await viewDidLoad()
   }
 
-  /// A link asked for the article with row id `id`: load the list if needed, then route to it.
+  /// A link asked for the article with row id `id`: load the list if needed (or wait for the
+  /// load in flight), then route to it.
   ///
   /// - Parameter id: The row's id (its position in the list).
   /// - Throws: `OpenError.notFound` for a row the list does not have,
   ///   `OpenError.unavailable` when the list could not be loaded.
   public func openRequested(id: Int) async throws(OpenError) {
+    if !hasLoaded { await load.settled() }
     if !hasLoaded { await viewDidLoad() }
     if !hasLoaded, let error = load.lastError { throw .unavailable(error) }
     guard articles.indices.contains(id) else { throw .notFound }

@@ -53,12 +53,14 @@ public final class CourseListViewModel {
     await viewDidLoad()
   }
 
-  /// A link asked for the course with `id`: load the courses if needed, then route to it.
+  /// A link asked for the course with `id`: load the courses if needed (or wait for the load in
+  /// flight), then route to it.
   ///
   /// - Parameter id: The course's id.
   /// - Throws: `OpenError.notFound` for an id no course has, `OpenError.unavailable` when the
   ///   courses could not be loaded.
   public func openRequested(id: Int) async throws(OpenError) {
+    if !hasLoaded { await load.settled() }
     if !hasLoaded { await viewDidLoad() }
     if !hasLoaded, let error = load.lastError { throw .unavailable(error) }
     guard let index = courses.firstIndex(where: { $0.id == id }) else { throw .notFound }

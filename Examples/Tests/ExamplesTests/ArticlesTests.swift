@@ -152,6 +152,29 @@ struct FailingLoader: ThumbnailLoader {
     #expect(routes.values.map(\.article.title) == ["流程控制器：把导航移出视图"])
     #expect(viewModel.rows.value.count == BundledArticleService.records.count)
   }
+
+  @Test func aLinkDuringTheFirstLoadWaitsForIt() async throws {
+    struct Held: ArticleService {
+      let gate: Gate
+      func articles() async throws(ServiceError) -> [ArticleRecord] {
+        await gate.wait()
+        return try await BundledArticleService().articles()
+      }
+    }
+    let gate = Gate()
+    let viewModel = ArticleListViewModel(
+      service: Held(gate: gate), loader: BundledThumbnailLoader(delay: .zero))
+    let routes = viewModel.route.record()
+    let appeared = Task { await viewModel.viewDidLoad() }
+    while !viewModel.isLoading.value { await Task.yield() }
+    let opened = Task { try await viewModel.openRequested(id: 1) }
+    for _ in 0..<10 { await Task.yield() }
+    #expect(routes.values.isEmpty, "the link waits for the list")
+    await gate.open()
+    await appeared.value
+    try await opened.value
+    #expect(routes.values.map(\.article.title) == ["流程控制器：把导航移出视图"])
+  }
 }
 
 @Suite struct ThumbnailTests {

@@ -114,6 +114,34 @@ struct StubCourseService: CourseService {
     #expect(routes.values.count == 2)
   }
 
+  @Test func aLinkDuringTheFirstLoadWaitsForItInsteadOfReportingNoSuchCourse() async throws {
+    struct Held: CourseService {
+      let gate: Gate
+      func courses() async throws(ServiceError) -> [Course] {
+        await gate.wait()
+        return BundledCourseService.catalog
+      }
+    }
+    let gate = Gate()
+    let viewModel = CourseListViewModel(service: Held(gate: gate))
+    let routes = viewModel.route.record()
+    let course = try #require(BundledCourseService.catalog.last)
+    let appeared = Task { await viewModel.viewDidLoad() }
+    while !viewModel.isLoading.value { await Task.yield() }
+    let opened = Task { try await viewModel.openRequested(id: course.id) }
+    for _ in 0..<10 { await Task.yield() }
+    #expect(routes.values.isEmpty, "the link waits for the catalog")
+    await gate.open()
+    await appeared.value
+    try await opened.value
+    #expect(
+      routes.values.map { route in
+        switch route {
+        case .detail(let detail): detail.course
+        }
+      } == [course])
+  }
+
   @Test func reloadAfterAFailureLoadsTheCourses() async {
     struct Flaky: CourseService {
       let attempts = Attempts()

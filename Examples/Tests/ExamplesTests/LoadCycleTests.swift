@@ -47,6 +47,28 @@ import TetherTesting
     #expect(await first == 1)
     #expect(!load.isLoading.value)
   }
+
+  @Test func settledWaitsForTheRunInFlightAndReturnsAtOnceWhenIdle() async {
+    let load = LoadCycle()
+    await load.settled()
+    let gate = Gate()
+    async let first: Int? = load.run { () async throws(ServiceError) in
+      await gate.wait()
+      throw .timedOut
+    }
+    await Task.yield()
+    #expect(load.isLoading.value)
+    let waiter = Task { @MainActor in
+      await load.settled()
+      return load.isLoading.value
+    }
+    for _ in 0..<10 { await Task.yield() }
+    #expect(load.isLoading.value, "the run is still held")
+    await gate.open()
+    #expect(await first == nil)
+    #expect(await waiter.value == false, "settled() returned while the run was in flight")
+    #expect(load.lastError == .timedOut)
+  }
 }
 
 /// Holds a task until opened.

@@ -15,7 +15,8 @@ public struct WebResumeState: Equatable, Sendable {
   public var path: String
   /// Each screen's ``WebView/restorationKey``, bottom to top (`nil` for a screen with none).
   public var selections: [String?]
-  /// The alert on screen, if any.
+  /// The alert on screen, if any. It comes back without the flow's response handler (a closure
+  /// cannot travel in a token): on a rebuilt session its buttons only dismiss it.
   public var alert: ScreenAlert?
   /// When the state was signed, in whole seconds since 1970.
   public var issuedAt: Int
