@@ -28,6 +28,7 @@ let package = Package(
       name: "tether-bench",
       dependencies: [
         .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "Gallery", package: "TetherExamples"),
         .product(name: "ShowcaseFlows", package: "TetherExamples"),

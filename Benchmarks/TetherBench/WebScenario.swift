@@ -1,10 +1,12 @@
 import Foundation
+import Gallery
 import Hummingbird
 import Logging
 import ShowcaseBrowser
 import ShowcaseFlows
 import ShowcaseWeb
 import ShowcaseWebServer
+import TetherFlow
 import TetherWeb
 
 /// W1: what one gesture costs on the wire. A Gallery session at `/gallery` with its 20 photos
@@ -112,6 +114,78 @@ func runW2(_ bench: Bench, sessions count: Int = 200) async {
   bench.record(
     scenario, "Tether WebSession (Gallery, connected)", samples: samples, unit: "bytes",
     note: "after closing all: \(worst / 1024) KiB left at most")
+}
+
+/// W2's parts: where an idle Gallery session's heap goes. Each part is measured on 200 fresh
+/// objects of its own, after two warm-up rounds: a session at `/` (the home menu under every
+/// app, with the session, stack, flow and page of its own), the Gallery's list view model with
+/// its 20 photos loaded, that screen's web view, the page tree the session keeps to diff the
+/// next render against, and the click handlers the render registered.
+@MainActor
+func runW2Parts(_ bench: Bench, count: Int = 200) async {
+  let scenario = "W2 parts, one Gallery session"
+  guard allocatedBytes() != nil else { return }
+  var home: [Double] = []
+  var viewModel: [Double] = []
+  var view: [Double] = []
+  var tree: [Double] = []
+  var handlers: [Double] = []
+  var htmlBytes = 0
+  for round in 0..<(2 + bench.repetitions) {
+    let measured = round >= 2
+    do {
+      let before = allocatedBytes() ?? 0
+      let registry = WebSessionRegistry(
+        services: .bundled(thumbnailDelay: .zero), capacity: count)
+      for _ in 0..<count {
+        guard case .page = await registry.page(for: "/") else {
+          invalid("\(scenario): no home page")
+        }
+      }
+      if measured { home.append(Double((allocatedBytes() ?? 0) - before) / Double(count)) }
+      registry.closeAll()
+    }
+    for _ in 0..<100 { await Task.yield() }
+    let start = allocatedBytes() ?? 0
+    var lists: [PhotoListViewModel] = []
+    for _ in 0..<count {
+      let list = PhotoListViewModel(service: BundledPhotoService())
+      await list.viewDidLoad()
+      guard list.rows.value.count == 20 else { invalid("\(scenario): the photos did not load") }
+      lists.append(list)
+    }
+    let loaded = allocatedBytes() ?? 0
+    let views = lists.map { list in
+      ShowcaseWebViews.makeView(for: Screen(.photoList(list), title: list.title))
+    }
+    let viewed = allocatedBytes() ?? 0
+    var contexts: [WebRenderContext] = []
+    var trees: [HTMLNode] = []
+    for view in views {
+      let context = WebRenderContext()
+      trees.append(view.render(id: "s1", in: context))
+      contexts.append(context)
+    }
+    let rendered = allocatedBytes() ?? 0
+    htmlBytes = trees.first?.html.utf8.count ?? 0
+    contexts.removeAll()
+    let withoutHandlers = allocatedBytes() ?? 0
+    if measured {
+      viewModel.append(Double(loaded - start) / Double(count))
+      view.append(Double(viewed - loaded) / Double(count))
+      tree.append(Double(withoutHandlers - viewed) / Double(count))
+      handlers.append(Double(rendered - withoutHandlers) / Double(count))
+    }
+    bench.checksum &+= trees.count + views.count + lists.count
+  }
+  bench.record(scenario, "a session at / (home menu)", samples: home, unit: "bytes")
+  bench.record(
+    scenario, "PhotoListViewModel, 20 photos loaded", samples: viewModel, unit: "bytes")
+  bench.record(scenario, "its web view", samples: view, unit: "bytes")
+  bench.record(
+    scenario, "its page tree, kept for diffing", samples: tree, unit: "bytes",
+    note: "\(htmlBytes) B of HTML")
+  bench.record(scenario, "its click handlers", samples: handlers, unit: "bytes")
 }
 
 /// W3: the client runtime a browser downloads, gzip-compressed (`gzip -9`, as a server would

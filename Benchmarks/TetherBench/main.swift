@@ -85,7 +85,10 @@ if wants("S8") {
 if wants("S9") { runS9(bench) }
 if wants("S10") { await runS10(bench) }
 if wants("W1") { await runW1(bench) }
-if wants("W2") { await runW2(bench) }
+if wants("W2") {
+  await runW2(bench)
+  await runW2Parts(bench)
+}
 if wants("W3") { runW3(bench) }
 if wants("W4") { await runW4(bench, keys: quick ? 40 : 200) }
 print("\nchecksum \(bench.checksum)")

@@ -43,18 +43,19 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
       let texts = format(row)
       let lines = texts.enumerated().map { line, text -> HTMLNode in
         .element(
-          "span", id: "\(rowID).\(line)", [("class", line == 0 ? "title" : "detail")], [.text(text)]
+          "span", id: "\(rowID).\(line)", line == 0 ? titleAttributes : detailAttributes,
+          [.text(text)]
         )
       }
       // The selection is one attribute, so moving it costs two small patches.
-      var attributes = [(name: "type", value: "button"), ("class", "row"), ("role", "option")]
+      var attributes = rowAttributes
       if index == selected {
         attributes.append(("aria-selected", "true"))
         context.focus = rowID
       }
       return .element("button", id: rowID, attributes, lines)
     }
-    return .element("div", id: id, [("class", "list"), ("role", "listbox")], children)
+    return .element("div", id: id, listAttributes, children)
   }
 
   /// ↑/↓/Home/End move the selection; Enter chooses.
@@ -71,3 +72,10 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
     listSelection.restore(key)
   }
 }
+
+// Shared, so rows that render the same attributes share one array instead of each holding a
+// copy while the session keeps its page tree for diffing.
+private let listAttributes = [(name: "class", value: "list"), ("role", "listbox")]
+private let rowAttributes = [(name: "type", value: "button"), ("class", "row"), ("role", "option")]
+private let titleAttributes = [(name: "class", value: "title")]
+private let detailAttributes = [(name: "class", value: "detail")]
