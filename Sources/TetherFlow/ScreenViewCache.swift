@@ -44,13 +44,15 @@ public final class ScreenViewCache<View> {
   /// landed), or until `timeout`, whichever is first. Screens that appear meanwhile are waited
   /// for too.
   ///
-  /// - Parameter timeout: The longest wait.
+  /// - Parameter timeout: The longest wait; `.zero` only asks whether they have finished.
   /// - Returns: Whether every appearance finished in time.
   @discardableResult
   public func appearancesFinished(timeout: Duration = .seconds(1)) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while let running = appearances.values.first(where: { !$0.isFinished }) {
-      guard await running.wait(until: deadline) else { return false }
+      guard ContinuousClock.now < deadline, await running.wait(until: deadline) else {
+        return false
+      }
     }
     return true
   }

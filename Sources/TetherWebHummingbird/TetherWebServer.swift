@@ -17,6 +17,9 @@
   /// ```
   ///
   /// What it does for every app:
+  /// - **Pages**: each path is opened as a deep link in a new session; its page is served
+  ///   once the screens' first loads have landed, or after `appearanceWait` with their
+  ///   spinners. A path that names no screen gets 404.
   /// - **Sessions** live in a `WebSessionRegistry`: at most `capacity` at once (a
   ///   page beyond gets 503), each kept `gracePeriod` after its socket closes so a reload or a
   ///   dropped connection resumes it.
@@ -24,7 +27,7 @@
   ///   frame larger than ``maximumMessageSize`` before reading it whole. With a
   ///   `WebResumeSigner`, a page's first message is its resume token, and a session
   ///   another server held is rebuilt here.
-  /// - **Stopping**: on SIGTERM or SIGINT (``run(_:host:port:capacity:gracePeriod:resumeSigner:logger:onRunning:routes:)``)
+  /// - **Stopping**: on SIGTERM or SIGINT (``run(_:host:port:capacity:gracePeriod:appearanceWait:resumeSigner:logger:onRunning:routes:)``)
   ///   the server stops accepting, closes every socket with 1001 (going away), closes every
   ///   session and returns.
   ///
@@ -48,6 +51,8 @@
     ///   - port: The port; 0 picks a free one (given to `onRunning`).
     ///   - capacity: The most sessions open at once.
     ///   - gracePeriod: How long a session outlives its page's socket.
+    ///   - appearanceWait: How long a new page waits for its screens' first loads before it is
+    ///     served with their spinners; `.zero` serves at once.
     ///   - resumeSigner: The signer servers behind one load balancer share, if any.
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - onRunning: Called with the port once the server listens (the trailing closure).
@@ -56,13 +61,14 @@
     @MainActor
     public static func run(
       _ app: WebApp, host: String = "127.0.0.1", port: Int, capacity: Int = 500,
-      gracePeriod: Duration = .seconds(30), resumeSigner: WebResumeSigner? = nil,
-      logger: Logger = Logger(label: "tether-web"),
+      gracePeriod: Duration = .seconds(30), appearanceWait: Duration = .seconds(1),
+      resumeSigner: WebResumeSigner? = nil, logger: Logger = Logger(label: "tether-web"),
       onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
       routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
     ) async throws {
       let registry = WebSessionRegistry(
-        app: app, capacity: capacity, gracePeriod: gracePeriod, resumeSigner: resumeSigner)
+        app: app, capacity: capacity, gracePeriod: gracePeriod, appearanceWait: appearanceWait,
+        resumeSigner: resumeSigner)
       try await run(
         registry: registry, host: host, port: port, logger: logger, onRunning: onRunning,
         routes: routes)

@@ -207,6 +207,7 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
           loaded = true
         }))
     // The load waits on the gate: the wait gives up at its timeout, and says so.
+    #expect(await cache.appearancesFinished(timeout: .zero) == false)
     #expect(await cache.appearancesFinished(timeout: .milliseconds(20)) == false)
     #expect(!loaded)
     opener.yield()

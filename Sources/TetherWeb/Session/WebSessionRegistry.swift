@@ -99,6 +99,10 @@ public final class WebSessionRegistry {
   public let capacity: Int
   /// How long a session outlives its socket.
   public let gracePeriod: Duration
+  /// How long a new page waits for its screens' first loads before it is served: within it,
+  /// the page shows their data; past it, the page is served with their spinners and the data
+  /// follows as patches once the socket is open. `.zero` serves every page at once.
+  public let appearanceWait: Duration
   /// Starts a grace period: takes its deadline on the registry's clock at once, and returns
   /// the wait for it. A test passes a `TestClock` and advances it instead of sleeping.
   private let startTimer: @Sendable (Duration) -> @Sendable () async -> Void
@@ -133,17 +137,21 @@ public final class WebSessionRegistry {
   ///   - app: The app every session runs.
   ///   - capacity: The most sessions open at once.
   ///   - gracePeriod: How long a session outlives its socket.
+  ///   - appearanceWait: How long a new page waits for its screens' first loads (see
+  ///     ``appearanceWait``).
   ///   - resumeSigner: The cluster's shared signer: with it, a page whose session lives on
   ///     another server (or on one that died) resumes here.
   ///   - clock: The clock that times the grace period.
   public init<C: Clock<Duration>>(
     app: WebApp, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
-    resumeSigner: WebResumeSigner? = nil, clock: C = ContinuousClock()
+    appearanceWait: Duration = .seconds(1), resumeSigner: WebResumeSigner? = nil,
+    clock: C = ContinuousClock()
   ) {
     self.app = app
     self.resumeSigner = resumeSigner
     self.capacity = capacity
     self.gracePeriod = gracePeriod
+    self.appearanceWait = appearanceWait
     startTimer = { duration in
       let deadline = clock.now.advanced(by: duration)
       return { try? await clock.sleep(until: deadline, tolerance: nil) }
@@ -170,6 +178,8 @@ public final class WebSessionRegistry {
   }
 
   /// A new session showing `path`, and its page; the 404 page for a path that names no screen.
+  /// The page is served once its screens' first loads have landed, or ``appearanceWait``
+  /// has passed.
   ///
   /// - Parameter path: The request's path, such as `/gallery/photo/230200400`.
   /// - Returns: The page or why there is none.
@@ -183,7 +193,7 @@ public final class WebSessionRegistry {
       return .notFound(
         html: Self.notFoundPage(path: path, reason: error.description, appTitle: app.title))
     }
-    await session.waitForAppearance()
+    await session.waitForAppearance(timeout: appearanceWait)
     scheduleExpiry(id)  // a page that never connects does not keep its session
     let html = session.document(script: "/tether.js", style: "/tether.css")
     return .page(html: html, sessionID: id)
@@ -221,7 +231,7 @@ public final class WebSessionRegistry {
       return .refused(.unknownPath)
     }
     session.restore(state)
-    await session.waitForAppearance()
+    await session.waitForAppearance(timeout: appearanceWait)
     return .rebuilt
   }
 

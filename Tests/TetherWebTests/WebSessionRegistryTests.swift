@@ -1,0 +1,89 @@
+import Testing
+import Tether
+import TetherFlow
+
+@testable import TetherWeb
+
+/// A one-screen app whose screen loads on appearing, held by a gate the test opens.
+@MainActor
+final class SlowLoad {
+  let text = MutableProperty("Loading…")
+  private let gate: AsyncStream<Void>
+
+  init(gate: AsyncStream<Void>) {
+    self.gate = gate
+  }
+
+  func viewDidLoad() async {
+    for await _ in gate { break }
+    text.value = "Loaded"
+  }
+}
+
+@MainActor
+final class SlowFlow: FlowController {
+  let gate: AsyncStream<Void>
+
+  init(gate: AsyncStream<Void>) {
+    self.gate = gate
+  }
+
+  func start(on navigator: any Navigator<SlowLoad>) -> Screen<SlowLoad> {
+    let load = SlowLoad(gate: gate)
+    return Screen(load, title: "Slow", owner: self, onAppear: { await load.viewDidLoad() })
+  }
+}
+
+@MainActor
+@Suite struct WebSessionRegistryTests {
+  private func registry(wait: Duration) -> (WebSessionRegistry, AsyncStream<Void>.Continuation) {
+    let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+    let app = WebApp(title: "Slow", rootFlow: { SlowFlow(gate: gate) }) { screen in
+      Label(screen.destination.text)
+    }
+    return (WebSessionRegistry(app: app, appearanceWait: wait), opener)
+  }
+
+  private func html(_ result: WebSessionRegistry.PageResult) -> String {
+    if case .page(let html, _) = result { return html }
+    Issue.record("expected a page, got \(result)")
+    return ""
+  }
+
+  @Test func aPageIsServedOnceItsFirstLoadHasLanded() async {
+    let (registry, opener) = registry(wait: .seconds(30))
+    defer { registry.closeAll() }
+    let page = Task { await registry.page(for: "/") }
+    for _ in 0..<20 { await Task.yield() }
+    opener.yield()
+    let served = html(await page.value)
+    #expect(served.contains("Loaded"))
+    #expect(!served.contains("Loading…"))
+  }
+
+  @Test func aSlowLoadIsServedWithItsSpinnerWhenTheWaitEnds() async {
+    let (registry, opener) = registry(wait: .milliseconds(20))
+    defer { registry.closeAll() }
+    guard case .page(let served, let id) = await registry.page(for: "/") else {
+      Issue.record("no page")
+      return
+    }
+    #expect(served.contains("Loading…"))
+    // The load goes on; the page's socket gets its data as a patch.
+    var sent: [String] = []
+    _ = registry.attach(id, resync: false) { sent.append($0) }
+    opener.yield()
+    for _ in 0..<1_000 where !sent.joined().contains("Loaded") { await Task.yield() }
+    #expect(sent.joined().contains("Loaded"))
+  }
+
+  @Test func aZeroWaitServesAtOnce() async {
+    let (registry, opener) = registry(wait: .zero)
+    defer {
+      opener.finish()
+      registry.closeAll()
+    }
+    #expect(registry.appearanceWait == .zero)
+    #expect(html(await registry.page(for: "/")).contains("Loading…"))
+  }
+}
