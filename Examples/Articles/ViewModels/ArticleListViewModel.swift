@@ -92,7 +92,7 @@ public final class ArticleListViewModel {
   /// - Throws: `OpenError.notFound` for a row the list does not have,
   ///   `OpenError.unavailable` when the list could not be loaded.
   public func openRequested(id: Int) async throws(OpenError) {
-    if !hasLoaded { await load.settled() }
+    await load.settled()
     if !hasLoaded { await viewDidLoad() }
     if !hasLoaded, let error = load.lastError { throw .unavailable(error) }
     guard articles.indices.contains(id) else { throw .notFound }

@@ -60,7 +60,7 @@ public final class CourseListViewModel {
   /// - Throws: `OpenError.notFound` for an id no course has, `OpenError.unavailable` when the
   ///   courses could not be loaded.
   public func openRequested(id: Int) async throws(OpenError) {
-    if !hasLoaded { await load.settled() }
+    await load.settled()
     if !hasLoaded { await viewDidLoad() }
     if !hasLoaded, let error = load.lastError { throw .unavailable(error) }
     guard let index = courses.firstIndex(where: { $0.id == id }) else { throw .notFound }
