@@ -118,7 +118,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
     let flow = MainFlowController(services: services)
     if let path {
       // A path that names no screen lands on the nearest one, with an alert saying so.
-      Task { await flow.open(ScreenPath(parsing: path), on: stack) }
+      Task { await flow.openPresentingFailure(ScreenPath(parsing: path), on: stack) }
     } else {
       flow.startFlow(on: stack)
     }

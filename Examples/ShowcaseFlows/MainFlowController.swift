@@ -1,8 +1,9 @@
 import Tether
 import TetherFlow
 
-/// Seed 004's `MainFlowController`: the home menu, and a child flow per app. It also rebuilds
-/// a whole stack from a path (`/gallery/photo/230200335`), for deep links and reloads.
+/// Seed 004's `MainFlowController`: the home menu, and a child flow per app. TetherFlow's
+/// `startFlow(on:)` shows it as a stack's root; `open(_:on:)` and `openPresentingFailure(_:on:)`
+/// rebuild a whole stack from a path (`/gallery/photo/230200335`), for deep links and reloads.
 @MainActor
 public final class MainFlowController: FlowController {
   private let services: ShowcaseServices
@@ -14,13 +15,6 @@ public final class MainFlowController: FlowController {
   /// - Parameter services: The services injected into every child flow.
   public init(services: ShowcaseServices) {
     self.services = services
-  }
-
-  /// Shows the home menu as the navigator's root (the seed's `startFlow()`).
-  ///
-  /// - Parameter navigator: The app's navigator.
-  public func startFlow(on navigator: ShowcaseNavigator) {
-    navigator.setRoot(start(on: navigator))
   }
 
   /// Builds the home menu; choosing an app starts its flow on top.
@@ -45,27 +39,6 @@ public final class MainFlowController: FlowController {
     let flow = Self.flow(for: app, services: services)
     navigator.push(flow.start(on: navigator))
     try await flow.restore(path.dropFirst(), on: navigator)
-  }
-
-  /// Shows the home menu as the root, then the screens `path` names, as far as they are
-  /// valid. A path that goes further than its screens lands on the last valid one, with an
-  /// alert that says what was asked for and why it is not shown; it never fails.
-  ///
-  /// - Parameters:
-  ///   - path: The path, such as `/gallery/photo/230200335`.
-  ///   - navigator: The app's navigator.
-  /// - Returns: The error shown in the alert, or `nil` if the whole path was followed.
-  @discardableResult
-  public func open(_ path: ScreenPath, on navigator: ShowcaseNavigator) async -> NavigationError? {
-    startFlow(on: navigator)
-    do {
-      try await restore(path.components[...], on: navigator)
-      return nil
-    } catch {
-      navigator.present(
-        ScreenAlert(title: "Page not found", message: "\(path): \(error.description)"))
-      return error
-    }
   }
 
   /// The child flow for `app`.

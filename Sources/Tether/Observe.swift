@@ -40,8 +40,10 @@
 /// - Parameters:
 ///   - isolation: The actor whose turns run `apply`; inferred from the caller.
 ///   - apply: The work to re-run, typically a view update.
-/// - Returns: A token that ends the observation when cancelled or deallocated.
-@discardableResult
+/// - Returns: A token that ends the observation when cancelled or deallocated: keep it (store it
+///   in a ``Lifetime``), or the observation ends as soon as it is dropped, after its first run.
+///   Inside a ``LifetimeProvider``, `observe { }` is the object's own method, which ties the
+///   observation to the object and needs no token.
 public func observe(
   isolation: isolated (any Actor) = #isolation,
   _ apply: @escaping () -> Void

@@ -21,7 +21,7 @@ import TetherTrackingSupport
 ///
 /// > Note: `Property` is deliberately not `Sendable`. The compiler confines each property to the
 /// > isolation domain that owns it (normally a `@MainActor` view model), so observers always run
-/// > there and no lock is taken on any path. Move values between domains with `async` calls or
+/// > there and no lock is taken to read, set or deliver a value. Move values between domains with `async` calls or
 /// > with ``values``.
 ///
 /// Every change is delivered, including a value equal to the previous one; use
@@ -113,12 +113,13 @@ public class Property<Value> {
   ///
   /// - Parameter action: Called synchronously with the current value before `observe`
   ///   returns, then with each new value, in order, on the property's isolation domain.
-  /// - Returns: A token; the observation ends when it is cancelled or deallocated.
+  /// - Returns: A token; the observation ends when it is cancelled or deallocated, so a token
+  ///   that is not kept ends it at once (the compiler warns of an unused result). To tie the
+  ///   observation to an object instead, use ``observe(for:_:)``.
   ///
   /// > Note: `action` is stored by the property until the token ends. Capture the view weakly
   /// > (`[weak self]`) if the view owns the token, or the view and the token keep each other.
   @inlinable
-  @discardableResult
   public final func observe(_ action: @escaping (Value) -> Void) -> ObservationToken {
     let token = observers.add(action)
     observers.replay(storage, to: action)

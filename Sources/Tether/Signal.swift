@@ -45,9 +45,10 @@ public final class Signal<Value> {
   /// Observes every event sent from now on.
   ///
   /// - Parameter action: Called with each event, in order, on the signal's isolation domain.
-  /// - Returns: A token; the observation ends when it is cancelled or deallocated.
+  /// - Returns: A token; the observation ends when it is cancelled or deallocated, so a token
+  ///   that is not kept ends it at once (the compiler warns of an unused result). To tie the
+  ///   observation to an object instead, use ``observe(for:_:)``.
   @inlinable
-  @discardableResult
   public func observe(_ action: @escaping (Value) -> Void) -> ObservationToken {
     observers.add(action)
   }

@@ -5,7 +5,7 @@ import Tether
 ///
 /// ```swift
 /// let stack = ScreenStack<ShowcaseDestination>()
-/// MainFlowController(services: .bundled()).startFlow(on: stack)
+/// AppFlow(services: services).startFlow(on: stack)  // FlowController.startFlow(on:)
 /// observe { render(stack.screens.value.last, stack.alert.value) }.store(in: lifetime)
 /// ```
 ///

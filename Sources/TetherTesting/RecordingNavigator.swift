@@ -5,7 +5,7 @@ import TetherFlow
 ///
 /// ```swift
 /// let navigator = RecordingNavigator<ShowcaseDestination>()
-/// MainFlowController(services: .bundled()).startFlow(on: navigator)
+/// AppFlow(services: services).startFlow(on: navigator)  // TetherFlow's helper
 /// homeViewModel.userSelected(row: 0)
 /// navigator.assertEvents([.setRoot("Tether showcase"), .push("Popular")])
 /// #expect(navigator.stack.path.value.description == "/gallery")

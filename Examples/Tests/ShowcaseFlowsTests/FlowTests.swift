@@ -230,7 +230,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     try await withLeakTracking { leaks in
       let stack = leaks.track(ScreenStack<ShowcaseDestination>())
       let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
-      let error = await main.open(ScreenPath(parsing: path), on: stack)
+      let error = await main.openPresentingFailure(ScreenPath(parsing: path), on: stack)
       #expect(error == nil)
       #expect(stack.alert.value == nil)
       #expect(stack.screens.value.map(\.title) == titles)
@@ -248,7 +248,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
   @Test func backFromADeepLinkWalksUpThePath() async {
     let stack = ScreenStack<ShowcaseDestination>()
     let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
-    await main.open(ScreenPath(parsing: "/courses/course/2"), on: stack)
+    await main.openPresentingFailure(ScreenPath(parsing: "/courses/course/2"), on: stack)
     stack.pop()
     #expect(stack.path.value.description == "/courses")
     stack.pop()
@@ -273,7 +273,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
   ) async {
     let stack = ScreenStack<ShowcaseDestination>()
     let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
-    let error = await main.open(ScreenPath(parsing: path), on: stack)
+    let error = await main.openPresentingFailure(ScreenPath(parsing: path), on: stack)
     #expect(error?.description == reason)
     #expect(stack.path.value.description == landing)
     #expect(
@@ -283,7 +283,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
   @Test func aDeepLinkToAPhotoNotForSaleShowsTheListAndItsAlert() async {
     let stack = ScreenStack<ShowcaseDestination>()
     let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
-    let error = await main.open(
+    let error = await main.openPresentingFailure(
       ScreenPath(["gallery", "photo", "\(Self.photoIDs.notForSale)"]), on: stack)
     #expect(error == nil)
     #expect(stack.path.value.description == "/gallery")
@@ -296,7 +296,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     services.photos = FailingPhotos()
     let stack = ScreenStack<ShowcaseDestination>()
     let error = await MainFlowController(services: services)
-      .open(ScreenPath(parsing: "/gallery/photo/230200400"), on: stack)
+      .openPresentingFailure(ScreenPath(parsing: "/gallery/photo/230200400"), on: stack)
     #expect(
       error?.description
         == "Photo 230200400 could not be opened: Server is overloaded")
@@ -311,7 +311,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     services.courses = Offline()
     let stack = ScreenStack<ShowcaseDestination>()
     let error = await MainFlowController(services: services)
-      .open(ScreenPath(parsing: "/courses/course/2"), on: stack)
+      .openPresentingFailure(ScreenPath(parsing: "/courses/course/2"), on: stack)
     #expect(error?.description == "Course 2 could not be opened: No Network")
     #expect(stack.path.value.description == "/courses")
     #expect(stack.topScreen?.courseList?.errorMessage.value == "No Network")
@@ -320,8 +320,8 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
   @Test func openingAgainReplacesTheWholeStack() async {
     let stack = ScreenStack<ShowcaseDestination>()
     let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
-    await main.open(ScreenPath(parsing: "/nowhere"), on: stack)
-    await main.open(ScreenPath(parsing: "/entry"), on: stack)
+    await main.openPresentingFailure(ScreenPath(parsing: "/nowhere"), on: stack)
+    await main.openPresentingFailure(ScreenPath(parsing: "/entry"), on: stack)
     #expect(stack.screens.value.map(\.title) == ["Tether showcase", "Entry"])
     #expect(stack.alert.value == nil)
   }

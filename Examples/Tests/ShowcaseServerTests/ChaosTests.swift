@@ -64,7 +64,7 @@ func eventually(_ condition: () -> Bool) async -> Bool {
           ShowcaseViews.makeView(for: screen, tick: tick)
         }
         let flow = MainFlowController(services: .http(baseURL: url, timeout: .seconds(5)))
-        _ = await flow.open(ScreenPath(parsing: app.path), on: stack)
+        _ = await flow.openPresentingFailure(ScreenPath(parsing: app.path), on: stack)
         var text: String { navigator.render(width: 100, height: 30).text }
         _ = text  // the screen appears: its view model starts loading
         if let key = app.fetchKey { navigator.handle(.character(key)) }
@@ -87,7 +87,7 @@ func eventually(_ condition: () -> Bool) async -> Bool {
       try await withShowcaseServer(faults: faults) { url in
         let stack = ScreenStack<ShowcaseDestination>()
         let flow = MainFlowController(services: .http(baseURL: url, timeout: .seconds(5)))
-        _ = await flow.open(ScreenPath(parsing: app.path), on: stack)
+        _ = await flow.openPresentingFailure(ScreenPath(parsing: app.path), on: stack)
         let session = WebSession(
           id: "chaos", stack: stack, appTitle: "Tether showcase",
           open: { _ in }, makeView: ShowcaseWebViews.makeView(for:))

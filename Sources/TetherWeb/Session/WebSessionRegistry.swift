@@ -43,15 +43,16 @@ public struct WebApp {
     self.title = title
     makeSession = { id, path, signer in
       let stack = ScreenStack<Flow.Destination>()
-      if let error = await Self.open(path, flow: rootFlow(), on: stack) { return .failure(error) }
+      do throws(NavigationError) {
+        try await rootFlow().open(path, on: stack)
+      } catch {
+        return .failure(error)
+      }
       let session = WebSession(
         id: id, stack: stack, appTitle: title, resumeSigner: signer,
         open: { [weak stack] path in
           guard let stack else { return }
-          if let error = await Self.open(path, flow: rootFlow(), on: stack) {
-            stack.present(
-              ScreenAlert(title: "Page not found", message: "\(path): \(error.description)"))
-          }
+          await rootFlow().openPresentingFailure(path, on: stack)
         },
         makeView: makeView)
       // Hands every screen's tracked object to the registry while the stack shows it.
@@ -60,19 +61,6 @@ public struct WebApp {
         stack.screens.observe { screens in handler(screens.map(trackedObject)) }
       }
       return .success((session, track))
-    }
-  }
-
-  /// Starts `flow` as the root of `stack`, then pushes the screens the rest of `path` names.
-  private static func open<Flow: FlowController>(
-    _ path: ScreenPath, flow: Flow, on stack: ScreenStack<Flow.Destination>
-  ) async -> NavigationError? {
-    stack.setRoot(flow.start(on: stack))
-    do {
-      try await flow.restore(path.components[...], on: stack)
-      return nil
-    } catch {
-      return error
     }
   }
 }

@@ -110,11 +110,10 @@ final class PhotoListView: @MainActor LifetimeProvider {
   init(viewModel: PhotoListViewModel) {
     bindable(\.spinnerIsAnimating) <~ viewModel.isLoading
     bindable(\.presentedAlert) <~ viewModel.alertMessage
-    observe { [weak self] in
-      self?.rows = viewModel.rows.value.map { "\($0.titleText) | \($0.descText) | \($0.dateText)" }
-      self?.renderCount += 1
+    observe { view in  // re-runs while the view lives; no token to keep
+      view.rows = viewModel.rows.value.map { "\($0.titleText) | \($0.descText) | \($0.dateText)" }
+      view.renderCount += 1
     }
-    .store(in: lifetime)
   }
 }
 
