@@ -1,7 +1,9 @@
 import Tether
 
-/// The load / spinner / error cycle every screen that fetches shares: one primitive, tested
-/// once, instead of a copy per view model.
+/// The load / spinner / error cycle every screen that fetches shares, built on Tether's
+/// ``Command``: one primitive, tested once, instead of a copy per view model. It adds what the
+/// examples' screens share on top of the command: a user-facing message for a
+/// ``ServiceError``, and work given per run (a first page, a next page, a retry of either).
 ///
 /// ```swift
 /// private let load = LoadCycle()
@@ -9,7 +11,7 @@ import Tether
 /// public var errorMessage: Property<String?> { load.errorMessage }
 ///
 /// public func viewDidLoad() async {
-///   await load.run { () async throws(ServiceError) in
+///   await load.run { [self] () async throws(ServiceError) in
 ///     _rows.value = try await service.courses().map(CourseCellViewModel.init)
 ///   }
 /// }
@@ -18,30 +20,49 @@ import Tether
 /// Apply the result inside `work`: the spinner ends after the rows are set, so no frame shows
 /// neither.
 ///
-/// - One run at a time: ``run(_:)`` returns `nil` at once while another run is in flight;
+/// - One run at a time (the command's ``Command/Reentry/refuse``): ``run(message:_:)`` returns
+///   `nil` at once while another run is in flight;
 ///   ``settled()`` waits for that run instead (a link that arrives while the screen's first load
 ///   is in flight waits for it rather than reporting an empty list).
 /// - A run clears the previous error when it starts, shows the spinner while it works, and turns
 ///   a thrown ``ServiceError`` into ``errorMessage`` (its ``ServiceError/userMessage``).
 /// - Each output changes only when its value does: a run that starts with no error shown does
 ///   not announce `nil` again.
+/// - Cancellation is the command's: cancelling the task that awaits ``run(message:_:)`` (a
+///   screen that leaves the stack cancels its appearance) or releasing the cycle cancels the
+///   run in flight, and its result is dropped.
 @MainActor
 public final class LoadCycle {
-  private let _isLoading = MutableProperty(false)
+  /// One run's work: a fetch that applies its result, and returns a value for its caller.
+  private typealias Work = @MainActor () async throws(ServiceError) -> Any
+
+  private let command = Command<Work, Any, ServiceError> {
+    (work: Work) async throws(ServiceError) in
+    try await work()
+  }
   private let _errorMessage = MutableProperty<String?>(nil)
+  private var message: (ServiceError) -> String = \.userMessage
+  private var errorToken: ObservationToken?
 
   /// Whether a run is in flight: the spinner.
-  public var isLoading: Property<Bool> { _isLoading }
+  public var isLoading: Property<Bool> { command.isExecuting }
   /// The last run's error for the user, until the next run starts.
   public var errorMessage: Property<String?> { _errorMessage }
   /// Whether the last run failed (``errorMessage`` is shown).
   public var hasFailed: Bool { _errorMessage.value != nil }
   /// Why the last run failed, until the next run starts.
   public private(set) var lastError: ServiceError?
-  private var settledWaiters: [CheckedContinuation<Void, Never>] = []
 
   /// Creates an idle cycle.
-  public init() {}
+  public init() {
+    // The command sends a failure before it turns `isExecuting` off: the message is shown by
+    // the time the spinner goes.
+    errorToken = command.errors.observe { [weak self] error in
+      guard let self else { return }
+      lastError = error
+      _errorMessage.value = message(error)
+    }
+  }
 
   /// Runs `work` unless a run is in flight.
   ///
@@ -49,28 +70,18 @@ public final class LoadCycle {
   ///   - message: The text shown for a failure; the error's ``ServiceError/userMessage`` by
   ///     default.
   ///   - work: The fetch, applying its result.
-  /// - Returns: What `work` returned, or `nil` if it failed or did not run.
+  /// - Returns: What `work` returned, or `nil` if it failed, was cancelled or did not run.
   @discardableResult
   public func run<Value>(
-    message: (ServiceError) -> String = \.userMessage,
-    _ work: () async throws(ServiceError) -> Value
+    message: @escaping (ServiceError) -> String = \.userMessage,
+    _ work: @escaping @MainActor () async throws(ServiceError) -> Value
   ) async -> Value? {
-    guard !_isLoading.value else { return nil }
+    guard !command.isExecuting.value else { return nil }
     clearError()
-    _isLoading.value = true
-    defer {
-      _isLoading.value = false
-      let waiters = settledWaiters
-      settledWaiters = []
-      for waiter in waiters { waiter.resume() }
-    }
-    do {
-      return try await work()
-    } catch {
-      lastError = error
-      _errorMessage.value = message(error)
-      return nil
-    }
+    self.message = message
+    // The value travels as `Any`: a generic closure wrapping `work` here crashes Swift 6.3's
+    // code generation (typed throws, async and a generic result together).
+    return await command.run(work).value as? Value
   }
 
   /// Waits until no run is in flight; returns at once when none is.
@@ -78,8 +89,7 @@ public final class LoadCycle {
   /// The run's outcome is then in ``hasFailed`` and ``lastError``. Cancelling the waiting task
   /// does not end the wait early: the run it waits for always ends.
   public func settled() async {
-    guard _isLoading.value else { return }
-    await withCheckedContinuation { settledWaiters.append($0) }
+    await command.settled()
   }
 
   /// Hides the error shown, if any.

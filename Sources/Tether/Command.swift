@@ -73,8 +73,15 @@ public final class Command<Input, Output, Failure: Error> {
   /// Whether a run is in flight: the spinner.
   public let isExecuting: Property<Bool>
   /// Whether a run would start now: `enabledIf`, and no run in flight unless the rule is
-  /// ``Reentry/replace``. Bind a button's enabled state to it.
-  public let isEnabled: Property<Bool>
+  /// ``Reentry/replace``. Bind a button's enabled state to it. (Made on first use: a command
+  /// nobody asks this of pays nothing for it.)
+  public private(set) lazy var isEnabled: Property<Bool> =
+    switch reentry {
+    case .refuse:
+      enabledIf.combineLatest(with: _isExecuting).map { $0 && !$1 }.skipRepeats()
+    case .replace:
+      enabledIf.skipRepeats()
+    }
   /// The last run's error, until the next run starts.
   public let lastError: Property<Failure?>
   /// Each successful run's result.
@@ -90,8 +97,12 @@ public final class Command<Input, Output, Failure: Error> {
   private let errorPipe = Signal<Failure>.pipe()
   private let enabledIf: Property<Bool>
   private let work: @MainActor (Input) async throws(Failure) -> Output
-  /// The task of the run in flight, reachable from `deinit` (which is not main-actor isolated).
-  private let inFlight = Locked<Task<Void, Never>?>(nil)
+  /// The task of the run in flight, cancelled by `deinit`.
+  ///
+  /// `nonisolated(unsafe)` so that the nonisolated `deinit` can read it, with proof: every other
+  /// access is a main-actor method of this object, which runs only while a reference to it
+  /// exists; `deinit` runs once the last reference is gone, so no access can overlap it.
+  nonisolated(unsafe) private var inFlight: Task<Void, Never>?
   /// The number of the run in flight; a run whose number is no longer current was replaced or
   /// cancelled, and its result is dropped.
   private var currentRun = 0
@@ -126,13 +137,6 @@ public final class Command<Input, Output, Failure: Error> {
     lastError = _lastError
     values = valuePipe.output
     errors = errorPipe.output
-    isEnabled =
-      switch reentry {
-      case .refuse:
-        enabledIf.combineLatest(with: _isExecuting).map { $0 && !$1 }.skipRepeats()
-      case .replace:
-        enabledIf.skipRepeats()
-      }
     lifetime?.observeEnded { [weak self] in
       self?.hasEnded = true
       self?.cancel()
@@ -143,7 +147,7 @@ public final class Command<Input, Output, Failure: Error> {
   private var hasEnded = false
 
   deinit {
-    inFlight.withLock { $0?.cancel() }
+    inFlight?.cancel()
   }
 
   /// Runs the work with `input` and waits for it to end.
@@ -157,7 +161,7 @@ public final class Command<Input, Output, Failure: Error> {
     case .started(let number): run = number
     case .notStarted(let outcome): return outcome
     }
-    let task = inFlight.withLock { $0 }
+    let task = inFlight
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         if currentRun == run, isRunning {
@@ -191,10 +195,8 @@ public final class Command<Input, Output, Failure: Error> {
 
   private func cancel(run: Int) {
     guard isRunning, run == currentRun else { return }
-    inFlight.withLock { task in
-      task?.cancel()
-      task = nil
-    }
+    inFlight?.cancel()
+    inFlight = nil
     finish(run: run, with: .cancelled)
   }
 
@@ -218,7 +220,7 @@ public final class Command<Input, Output, Failure: Error> {
       switch reentry {
       case .refuse: return .notStarted(.refused)
       case .replace:
-        inFlight.withLock { $0?.cancel() }
+        inFlight?.cancel()
         resumeWaiters(of: currentRun, with: .cancelled)
       }
     }
@@ -237,14 +239,14 @@ public final class Command<Input, Output, Failure: Error> {
       }
       self?.finish(run: run, with: Task.isCancelled ? .cancelled : outcome)
     }
-    inFlight.withLock { $0 = task }
+    inFlight = task
     return .started(run)
   }
 
   private func finish(run: Int, with outcome: Outcome) {
     guard run == currentRun, isRunning else { return }
     isRunning = false
-    inFlight.withLock { $0 = nil }
+    inFlight = nil
     switch outcome {
     case .success(let value):
       valuePipe.input.send(value)

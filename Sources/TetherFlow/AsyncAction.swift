@@ -1,16 +1,26 @@
+import Tether
+
 /// Turns an `async` view-model input into the plain action a gesture runs: each call starts the
-/// input in a new main-actor task and returns at once.
+/// input and returns at once. It is a ``Command`` underneath, so its rules are the command's:
+///
+/// - **One run at a time**: pressing again while the input runs does nothing (a double press
+///   does not load twice).
+/// - **Cancelled with its owner**: when the action is released — its view dropped because the
+///   screen left the stack — the run in flight is cancelled, so a load started by a button of a
+///   popped screen stops, and the view model it holds is released.
 ///
 /// ```swift
 /// Button("Retry", action: asyncAction { await list.reloadRequested() })
 /// ```
 ///
 /// A synchronous input needs no wrapping: pass it as it is, so its effect is rendered with the
-/// gesture that caused it.
+/// gesture that caused it. To show a spinner or disable a button while an input runs, give the
+/// view model a ``Command`` and bind its outputs.
 ///
 /// - Parameter input: The view-model input.
 /// - Returns: An action that starts it.
 @MainActor
 public func asyncAction(_ input: @escaping @MainActor () async -> Void) -> @MainActor () -> Void {
-  { Task { await input() } }
+  let command = Command<Void, Void, Never> { () async throws(Never) in await input() }
+  return { command.start() }
 }

@@ -2,7 +2,8 @@ import Tether
 
 /// One view per screen on a ``ScreenStack``, for a view layer: made when the screen is
 /// first shown (and then the screen's ``Screen/appearance`` starts, once), kept while the
-/// screen is on the stack, and dropped when it leaves. The terminal and the web layer both
+/// screen is on the stack, and dropped when it leaves — which cancels its appearance if that
+/// still runs, so a popped screen's first load stops. The terminal and the web layer both
 /// render through one.
 ///
 /// A layer that wants to show data rather than a spinner (a web page's first answer) waits for
@@ -57,11 +58,12 @@ public final class ScreenViewCache<View> {
     return true
   }
 
-  /// Stops following the stack and drops every view; appearances still running go on.
+  /// Stops following the stack and drops every view; appearances still running are cancelled.
   public func removeAll() {
     token = nil
     views = [:]
     order = []
+    for appearance in appearances.values { appearance.cancel() }
     appearances = [:]
   }
 
@@ -71,13 +73,15 @@ public final class ScreenViewCache<View> {
     order = screens.map { ObjectIdentifier($0) }
     let shown = Set(order)
     views = views.filter { shown.contains($0.key) }
+    // A screen that left the stack stops its appearance: its first load is cancelled.
+    for (id, appearance) in appearances where !shown.contains(id) { appearance.cancel() }
     appearances = appearances.filter { shown.contains($0.key) }
     for screen in screens where views[ObjectIdentifier(screen)] == nil {
       views[ObjectIdentifier(screen)] = make(screen)
       if let input = screen.appearance {
         let appearance = Appearance()
         appearances[ObjectIdentifier(screen)] = appearance
-        Task {
+        appearance.task = Task {
           await input()
           appearance.finish()
         }
@@ -90,6 +94,8 @@ public final class ScreenViewCache<View> {
 @MainActor
 private final class Appearance {
   private(set) var isFinished = false
+  /// The appearance input's task, cancelled when the screen leaves the stack.
+  var task: Task<Void, Never>?
   private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
   private var nextWaiter = 0
 
@@ -98,6 +104,13 @@ private final class Appearance {
     let waiting = waiters
     waiters = [:]
     for waiter in waiting.values { waiter.resume(returning: true) }
+  }
+
+  /// Cancels the appearance input; whoever waits for it is answered at once.
+  func cancel() {
+    task?.cancel()
+    task = nil
+    finish()
   }
 
   /// Whether the appearance finished before `deadline`.

@@ -3,9 +3,10 @@ import Testing
 /// Records every output of a view model and fails the test if any of them changed without an
 /// assertion: the exhaustiveness of TCA's `TestStore`, for plain MVVM.
 ///
-/// The probe finds the outputs itself: every stored `Property` or `Signal` of the view
-/// model (including `private` ones behind computed accessors, and the `output` of a stored
-/// pipe). Each ``expect(_:_:sourceLocation:)-(KeyPath<ViewModel,Property<Value>>,_,_)`` consumes
+/// The probe finds the outputs itself: every `@Output`, and every stored `Property` or
+/// `Signal` of the view model (including `private` ones behind computed accessors, and the
+/// `output` of a stored pipe); an `@Output` named `rows` is asserted through its face,
+/// `\.$rows`. Each ``expect(_:_:sourceLocation:)-(KeyPath<ViewModel,Property<Value>>,_,_)`` consumes
 /// the changes of one output; when the probe is finished (``finish(sourceLocation:)``, or when
 /// it is deallocated) any output with changes nobody asserted fails the test, naming the output
 /// and the values:
@@ -224,6 +225,12 @@ public final class ViewModelProbe<ViewModel: AnyObject> {
       order.append(id)
       return
     }
+    // An `@Output` stores its read-only face; optionals (`lazy` storage) and tuples (stored
+    // pipes) hold outputs one level down.
+    if let wrapper = value as? any WrappedOutput {
+      register(wrapper.face, name: name, ignoring: ignoring)
+      return
+    }
     // Optionals (`lazy` storage) and tuples (stored pipes) hold outputs one level down.
     let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {
@@ -261,6 +268,15 @@ private final class OutputLog {
     self.name = name
     self.isSignal = isSignal
   }
+}
+
+/// An `@Output` wrapper, as the view model's `Mirror` shows its storage (`_rows`).
+private protocol WrappedOutput {
+  var face: AnyObject { get }
+}
+
+extension Output: WrappedOutput {
+  fileprivate var face: AnyObject { projectedValue }
 }
 
 /// A Tether output the probe can record without knowing its value type.

@@ -66,7 +66,7 @@ public final class ArticleListViewModel {
 
   /// The screen appeared: load the articles.
   public func viewDidLoad() async {
-    await load.run { () async throws(ServiceError) in
+    await load.run { [self] () async throws(ServiceError) in
       articles = try await service.articles().map { record in
         switch record {
         case .model(let article):

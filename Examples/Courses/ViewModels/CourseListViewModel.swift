@@ -41,7 +41,7 @@ public final class CourseListViewModel {
 
   /// The screen appeared: load the courses.
   public func viewDidLoad() async {
-    await load.run { () async throws(ServiceError) in
+    await load.run { [self] () async throws(ServiceError) in
       courses = try await service.courses()
       hasLoaded = true
       _rows.value = courses.map(CourseCellViewModel.init)

@@ -49,7 +49,7 @@ public final class EntryViewModel {
 
   /// The user asked to fetch a user (again, after an error).
   public func fetchRequested() async {
-    await load.run { () async throws(ServiceError) in
+    await load.run { [self] () async throws(ServiceError) in
       fetchedUsers.input.send(try await fetcher.fetchUser())
     }
   }

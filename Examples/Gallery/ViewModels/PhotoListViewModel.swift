@@ -173,7 +173,7 @@ public final class PhotoListViewModel {
   private func loadFirstPage() async {
     generation += 1
     nextPage.clearError()
-    await firstPage.run { () async throws(ServiceError) in
+    await firstPage.run { [self] () async throws(ServiceError) in
       failedRequest = .firstPage
       let page = try await service.popularPhotos(page: 1)
       photos = []
@@ -187,7 +187,7 @@ public final class PhotoListViewModel {
   private func loadNextPage() async {
     guard !firstPage.isLoading.value, let lastPage, lastPage.hasNextPage else { return }
     let current = generation
-    await nextPage.run { () async throws(ServiceError) in
+    await nextPage.run { [self] () async throws(ServiceError) in
       do throws(ServiceError) {
         let page = try await service.popularPhotos(page: lastPage.currentPage + 1)
         guard current == generation else { return }

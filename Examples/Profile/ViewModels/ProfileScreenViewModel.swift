@@ -79,7 +79,7 @@ public final class ProfileScreenViewModel {
     if _login.value != login { _login.value = login }
     await loadCycle.run(message: { error in
       error == .unexpectedStatus(404) ? "No profile named \"\(login)\"" : error.userMessage
-    }) { () async throws(ServiceError) in
+    }) { [self] () async throws(ServiceError) in
       _profile.value = try await service.profile(login: login)
     }
   }

@@ -42,10 +42,8 @@ struct PhotoListCellViewModel: Equatable, Identifiable {
 }
 
 @MainActor final class PhotoListViewModel {
-  private let _isLoading = MutableProperty(false)
-  var isLoading: Property<Bool> { _isLoading }  // read-only output
-  private let _rows = MutableProperty<[PhotoListCellViewModel]>([])
-  var rows: Property<[PhotoListCellViewModel]> { _rows }
+  @Output private(set) var isLoading = false  // an output: `$isLoading` is read-only
+  @Output private(set) var rows: [PhotoListCellViewModel] = []
   private let alertPipe = Signal<String>.pipe()
   var alertMessage: Signal<String> { alertPipe.output }  // one-shot event
   private let routePipe = Signal<Photo>.pipe()
@@ -74,18 +72,18 @@ struct PhotoListCellViewModel: Equatable, Identifiable {
 
   init(service: some PhotoService) {
     self.service = service
-    numberOfCells = _rows.map(\.count)
+    numberOfCells = _rows.projectedValue.map(\.count)  // `$rows` once `self` is ready
   }
 
   func viewDidLoad() async {
-    _isLoading.value = true
+    isLoading = true
     do {
       photos = try await service.popularPhotos()
-      _rows.value = photos.map(makeCell)
+      rows = photos.map(makeCell)
     } catch {
       alertPipe.input.send("Failed to load photos: \(error)")
     }
-    _isLoading.value = false
+    isLoading = false
   }
 
   private func makeCell(_ photo: Photo) -> PhotoListCellViewModel {
@@ -108,10 +106,10 @@ final class PhotoListView: @MainActor LifetimeProvider {
   var renderCount = 0
 
   init(viewModel: PhotoListViewModel) {
-    bindable(\.spinnerIsAnimating) <~ viewModel.isLoading
+    bindable(\.spinnerIsAnimating) <~ viewModel.$isLoading
     bindable(\.presentedAlert) <~ viewModel.alertMessage
     observe { view in  // re-runs while the view lives; no token to keep
-      view.rows = viewModel.rows.value.map { "\($0.titleText) | \($0.descText) | \($0.dateText)" }
+      view.rows = viewModel.rows.map { "\($0.titleText) | \($0.descText) | \($0.dateText)" }
       view.renderCount += 1
     }
   }
@@ -155,7 +153,7 @@ private let samplePhotos = [
 
   @Test func loadingGoesTrueThenFalse() async {
     let viewModel = PhotoListViewModel(service: .stub(samplePhotos))
-    let loading = viewModel.isLoading.record()
+    let loading = viewModel.$isLoading.record()
     await viewModel.viewDidLoad()
     loading.assertValues([false, true, false])
   }
@@ -164,16 +162,16 @@ private let samplePhotos = [
     let viewModel = PhotoListViewModel(service: .stub(samplePhotos))
     let probe = ViewModelProbe(viewModel)
     await viewModel.viewDidLoad()
-    probe.expect(\.isLoading, [true, false])
+    probe.expect(\.$isLoading, [true, false])
     probe.expect(\.numberOfCells, [3])
-    probe.expect(\.rows) { $0.last?.map(\.titleText) == ["Dawn", "东京", "Untitled"] }
+    probe.expect(\.$rows) { $0.last?.map(\.titleText) == ["Dawn", "东京", "Untitled"] }
     probe.finish()
   }
 
   @Test func cellTextSkipsMissingCameraOrDescription() async {
     let viewModel = PhotoListViewModel(service: .stub(samplePhotos))
     await viewModel.viewDidLoad()
-    let cells = viewModel.rows.value
+    let cells = viewModel.rows
     #expect(cells.map(\.descText) == ["Nikon D810 - Morning light", "Canon", ""])
     #expect(cells.allSatisfy { $0.dateText == "2017-10-01" })
   }
@@ -183,7 +181,7 @@ private let samplePhotos = [
     let probe = ViewModelProbe(viewModel)
     await viewModel.viewDidLoad()
     probe.expect(\.alertMessage, ["Failed to load photos: No Network"])
-    probe.expect(\.isLoading, [true, false])
+    probe.expect(\.$isLoading, [true, false])
     probe.finish()
   }
 

@@ -1,0 +1,69 @@
+/// A view model's output in one declaration: the view model sets it like a variable, and
+/// everyone else reads it and observes its read-only ``Property`` face, `$name`.
+///
+/// ```swift
+/// @MainActor final class PhotoListViewModel {
+///   @Output public private(set) var isLoading = false
+///   @Output public private(set) var rows: [PhotoListCellViewModel] = []
+///
+///   func viewDidLoad() async {
+///     isLoading = true                       // delivered to observers, in order
+///     rows = try await service.photos().map(PhotoListCellViewModel.init)
+///     isLoading = false
+///   }
+/// }
+///
+/// spinner.bindable(\.isAnimating) <~ viewModel.$isLoading      // the read-only face
+/// observe { [weak view] in view?.render(viewModel.rows) }      // a read is tracked
+/// ```
+///
+/// Declare outputs `private(set)`: the setter is then the view model's alone, and the face,
+/// `$name`, is a plain ``Property`` — not a ``MutableProperty`` — so no view can write through
+/// it, even by casting. Reading `name` is reading `$name.value`: tracked by `observe { }` and
+/// registered with Apple's Observation. Setting it delivers exactly as
+/// ``MutableProperty/value`` does, and mutating it in place (`rows[0].isSelected = true`,
+/// `rows.append(row)`) delivers the result once, without copying the value.
+///
+/// > Note: A wrapper's storage is a reference: copying the view model's storage (there is no
+/// > way to, in a class) would share it. Use `@Output` in classes only.
+@propertyWrapper
+public struct Output<Value> {
+  /// The output's state: a plain ``Property``, updated through the module's own setter.
+  @usableFromInline
+  internal let property: Property<Value>
+
+  /// Creates an output holding `wrappedValue`.
+  ///
+  /// - Parameter wrappedValue: The first value, replayed to every observer until it changes.
+  @inlinable
+  public init(wrappedValue: Value) {
+    property = Property(derivedFrom: nil, initial: wrappedValue)
+  }
+
+  /// The current value. Setting it delivers the new value to every observer, synchronously and
+  /// in order (see ``MutableProperty/value``).
+  @inlinable
+  public var wrappedValue: Value {
+    get { property.value }
+    nonmutating set { property.update(newValue) }
+    nonmutating _modify {
+      let property = self.property
+      if property.isModifying { property.modificationConflict() }
+      let reportsToObservation = property.mayBeObserved
+      if reportsToObservation { property.observationWillSet() }
+      property.isModifying = true
+      // A `defer` runs whether the access ends normally or is abandoned by a throw, so
+      // observers always hear of what the value now holds.
+      defer {
+        property.isModifying = false
+        if reportsToObservation { property.observationLink?.didSet() }
+        property.observers.send(property.storage)
+      }
+      yield &property.storage
+    }
+  }
+
+  /// The read-only face: a ``Property`` to observe, bind, map or record.
+  @inlinable
+  public var projectedValue: Property<Value> { property }
+}
