@@ -141,6 +141,13 @@ let package = Package(
       dependencies: ["TetherFuzzProperties"],
       swiftSettings: swiftSettings
     ),
+    // The README's and every DocC article's Swift blocks, compiled: each block must appear,
+    // line for line, in this target's file for its article (DocSnippetTests checks it).
+    .testTarget(
+      name: "TetherDocsTests",
+      dependencies: ["Tether", "TetherFlow", "TetherTerminal", "TetherWeb", "TetherTesting"],
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "TetherTestingTests",
       dependencies: ["Tether", "TetherTesting"],

@@ -151,7 +151,7 @@ func runW2Parts(_ bench: Bench, count: Int = 200) async {
     for _ in 0..<count {
       let list = PhotoListViewModel(service: BundledPhotoService())
       await list.viewDidLoad()
-      guard list.rows.value.count == 20 else { invalid("\(scenario): the photos did not load") }
+      guard list.rows.count == 20 else { invalid("\(scenario): the photos did not load") }
       lists.append(list)
     }
     let loaded = allocatedBytes() ?? 0

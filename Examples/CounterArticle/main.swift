@@ -7,17 +7,14 @@ import TetherWebHummingbird
 /// A counter: `countText` is what a view shows, `increment()` what its button sends.
 @MainActor
 final class CounterViewModel {
-  private let count = MutableProperty(0)
-  /// `Count: N`.
-  let countText: Property<String>
-
-  init() {
-    countText = count.map { "Count: \($0)" }
-  }
+  /// `Count: N`: set here, read-only everywhere else (`$countText` is its `Property`).
+  @Output private(set) var countText = "Count: 0"
+  private var count = 0
 
   /// The user pressed Increment.
   func increment() {
-    count.value += 1
+    count += 1
+    countText = "Count: \(count)"
   }
 }
 
@@ -36,7 +33,7 @@ final class CounterFlow: FlowController {
 @MainActor
 func counterView(_ counter: CounterViewModel) -> any WebView {
   VStack([
-    Label(counter.countText),
+    Label(counter.$countText),
     Button("Increment") { counter.increment() },
   ])
 }

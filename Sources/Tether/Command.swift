@@ -71,31 +71,52 @@ public final class Command<Input, Output, Failure: Error> {
   }
 
   /// Whether a run is in flight: the spinner.
-  public let isExecuting: Property<Bool>
+  public var isExecuting: Property<Bool> { executingProperty }
   /// Whether a run would start now: `enabledIf`, and no run in flight unless the rule is
-  /// ``Reentry/replace``. Bind a button's enabled state to it. (Made on first use: a command
-  /// nobody asks this of pays nothing for it.)
-  public private(set) lazy var isEnabled: Property<Bool> =
-    switch reentry {
+  /// ``Reentry/replace``. Bind a button's enabled state to it.
+  public private(set) lazy var isEnabled: Property<Bool> = {
+    let enabledIf = self.enabledIf ?? Property(value: true)
+    return switch reentry {
     case .refuse:
-      enabledIf.combineLatest(with: _isExecuting).map { $0 && !$1 }.skipRepeats()
+      enabledIf.combineLatest(with: executingProperty).map { $0 && !$1 }.skipRepeats()
     case .replace:
       enabledIf.skipRepeats()
     }
+  }()
   /// The last run's error, until the next run starts.
-  public let lastError: Property<Failure?>
+  public var lastError: Property<Failure?> { lastErrorProperty }
   /// Each successful run's result.
-  public let values: Signal<Output>
+  public var values: Signal<Output> { valuePipe.output }
   /// Each failed run's error.
-  public let errors: Signal<Failure>
+  public var errors: Signal<Failure> { errorPipe.output }
   /// The rule for a run asked for while one is in flight.
   public let reentry: Reentry
 
-  private let _isExecuting = MutableProperty(false)
-  private let _lastError = MutableProperty<Failure?>(nil)
-  private let valuePipe = Signal<Output>.pipe()
-  private let errorPipe = Signal<Failure>.pipe()
-  private let enabledIf: Property<Bool>
+  // The outputs are made on first use, so a command nobody observes (a button's action) costs
+  // its object and its work alone; until then the state lives in plain stored properties.
+  private var executing = false
+  private var failure: Failure?
+  private var hasExecutingProperty = false
+  private lazy var executingProperty: MutableProperty<Bool> = {
+    hasExecutingProperty = true
+    return MutableProperty(executing)
+  }()
+  private var hasLastErrorProperty = false
+  private lazy var lastErrorProperty: MutableProperty<Failure?> = {
+    hasLastErrorProperty = true
+    return MutableProperty(failure)
+  }()
+  private var hasValuePipe = false
+  private lazy var valuePipe: (output: Signal<Output>, input: Signal<Output>.Emitter) = {
+    hasValuePipe = true
+    return Signal<Output>.pipe()
+  }()
+  private var hasErrorPipe = false
+  private lazy var errorPipe: (output: Signal<Failure>, input: Signal<Failure>.Emitter) = {
+    hasErrorPipe = true
+    return Signal<Failure>.pipe()
+  }()
+  private let enabledIf: Property<Bool>?
   private let work: @MainActor (Input) async throws(Failure) -> Output
   /// The task of the run in flight, cancelled by `deinit`.
   ///
@@ -120,23 +141,20 @@ public final class Command<Input, Output, Failure: Error> {
   /// - Parameters:
   ///   - reentry: What a request to run does while a run is in flight; ``Reentry/refuse`` by
   ///     default.
-  ///   - enabledIf: Whether runs may start (a form's validity, say); always by default.
+  ///   - enabledIf: Whether runs may start (a form's validity, say); `nil`, the default, is
+  ///     always.
   ///   - lifetime: A lifetime whose end cancels the run in flight and refuses later ones, such
   ///     as the lifetime of the screen or view model that owns the command.
   ///   - work: The work of one run, given the run's input.
   public init(
     reentry: Reentry = .refuse,
-    enabledIf: Property<Bool> = Property(value: true),
+    enabledIf: Property<Bool>? = nil,
     cancelledWith lifetime: Lifetime? = nil,
     _ work: @escaping @MainActor (Input) async throws(Failure) -> Output
   ) {
     self.reentry = reentry
     self.enabledIf = enabledIf
     self.work = work
-    isExecuting = _isExecuting
-    lastError = _lastError
-    values = valuePipe.output
-    errors = errorPipe.output
     lifetime?.observeEnded { [weak self] in
       self?.hasEnded = true
       self?.cancel()
@@ -215,7 +233,7 @@ public final class Command<Input, Output, Failure: Error> {
 
   private func begin(_ input: Input) -> Beginning {
     guard !hasEnded else { return .notStarted(.cancelled) }
-    guard enabledIf.value else { return .notStarted(.disabled) }
+    guard enabledIf?.value ?? true else { return .notStarted(.disabled) }
     if isRunning {
       switch reentry {
       case .refuse: return .notStarted(.refused)
@@ -227,8 +245,8 @@ public final class Command<Input, Output, Failure: Error> {
     currentRun += 1
     let run = currentRun
     isRunning = true
-    if _lastError.value != nil { _lastError.value = nil }
-    if !_isExecuting.value { _isExecuting.value = true }
+    setFailure(nil)
+    setExecuting(true)
     let work = self.work
     let task = Task { @MainActor [weak self] in
       let outcome: Outcome
@@ -249,18 +267,31 @@ public final class Command<Input, Output, Failure: Error> {
     inFlight = nil
     switch outcome {
     case .success(let value):
-      valuePipe.input.send(value)
+      if hasValuePipe { valuePipe.input.send(value) }
     case .failure(let error):
-      _lastError.value = error
-      errorPipe.input.send(error)
+      setFailure(error)
+      if hasErrorPipe { errorPipe.input.send(error) }
     case .refused, .disabled, .cancelled:
       break
     }
-    if _isExecuting.value { _isExecuting.value = false }
+    setExecuting(false)
     resumeWaiters(of: run, with: outcome)
     let settled = settledWaiters
     settledWaiters = []
     for waiter in settled { waiter.resume() }
+  }
+
+  /// Sets `executing`, and its property if one was made, only when the value changes.
+  private func setExecuting(_ value: Bool) {
+    guard executing != value else { return }
+    executing = value
+    if hasExecutingProperty { executingProperty.value = value }
+  }
+
+  private func setFailure(_ value: Failure?) {
+    guard failure != nil || value != nil else { return }
+    failure = value
+    if hasLastErrorProperty { lastErrorProperty.value = value }
   }
 
   private func resumeWaiters(of run: Int, with outcome: Outcome) {

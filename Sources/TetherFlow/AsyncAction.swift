@@ -1,7 +1,7 @@
 import Tether
 
 /// Turns an `async` view-model input into the plain action a gesture runs: each call starts the
-/// input and returns at once. It is a ``Command`` underneath, so its rules are the command's:
+/// input and returns at once. It is a `Command` underneath, so its rules are the command's:
 ///
 /// - **One run at a time**: pressing again while the input runs does nothing (a double press
 ///   does not load twice).
@@ -15,7 +15,7 @@ import Tether
 ///
 /// A synchronous input needs no wrapping: pass it as it is, so its effect is rendered with the
 /// gesture that caused it. To show a spinner or disable a button while an input runs, give the
-/// view model a ``Command`` and bind its outputs.
+/// view model a `Command` and bind its outputs.
 ///
 /// - Parameter input: The view-model input.
 /// - Returns: An action that starts it.

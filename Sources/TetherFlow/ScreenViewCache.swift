@@ -101,6 +101,7 @@ private final class Appearance {
 
   func finish() {
     isFinished = true
+    task = nil  // a finished task's object is not kept for the screen's whole life
     let waiting = waiters
     waiters = [:]
     for waiter in waiting.values { waiter.resume(returning: true) }

@@ -20,9 +20,8 @@ public final class ArticleListViewModel {
   private let load = LoadCycle()
   /// Whether the articles are loading.
   public let isLoading: Property<Bool>
-  private let _rows = MutableProperty<[Row]>([])
   /// The rows.
-  public var rows: Property<[Row]> { _rows }
+  @Output public private(set) var rows: [Row] = []
   /// Why the last load failed, or `nil`.
   public let errorMessage: Property<String?>
   /// Where the list leads.
@@ -76,7 +75,7 @@ public final class ArticleListViewModel {
         }
       }
       hasLoaded = true
-      _rows.value = articles.enumerated().map { Row(id: $0, title: $1.title, date: $1.date) }
+      rows = articles.enumerated().map { Row(id: $0, title: $1.title, date: $1.date) }
     }
   }
 

@@ -11,9 +11,8 @@ public final class CourseListViewModel {
   private let load = LoadCycle()
   /// Whether the courses are loading.
   public let isLoading: Property<Bool>
-  private let _rows = MutableProperty<[CourseCellViewModel]>([])
   /// One row per course.
-  public var rows: Property<[CourseCellViewModel]> { _rows }
+  @Output public private(set) var rows: [CourseCellViewModel] = []
   /// Why the last load failed, or `nil`.
   public let errorMessage: Property<String?>
   /// Where the list goes next.
@@ -44,7 +43,7 @@ public final class CourseListViewModel {
     await load.run { [self] () async throws(ServiceError) in
       courses = try await service.courses()
       hasLoaded = true
-      _rows.value = courses.map(CourseCellViewModel.init)
+      rows = courses.map(CourseCellViewModel.init)
     }
   }
 

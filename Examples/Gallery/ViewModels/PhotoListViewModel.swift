@@ -10,6 +10,7 @@ import Tether
 /// ```swift
 /// let viewModel = PhotoListViewModel(service: BundledPhotoService())
 /// spinner.bindable(\.isAnimating) <~ viewModel.isLoading
+/// list.bindable(\.rows) <~ viewModel.$rows              // an `@Output`'s read-only face
 /// viewModel.route.observe { route in … }          // a for-sale photo was pressed
 /// await viewModel.viewDidLoad()
 /// ```
@@ -54,19 +55,16 @@ public final class PhotoListViewModel {
   public let isLoading: Property<Bool>
   /// Whether a further page is loading (the footer spinner).
   public let isLoadingNextPage: Property<Bool>
-  private let _rows = MutableProperty<[PhotoListCellViewModel]>([])
   /// One row per photo, in order.
-  public var rows: Property<[PhotoListCellViewModel]> { _rows }
+  @Output public private(set) var rows: [PhotoListCellViewModel] = []
   /// Seed 000's `numberOfCells`.
   public let numberOfCells: Property<Int>
   /// Why the last load failed, or `nil`.
   public let errorMessage: Property<String?>
-  private let _emptyStateMessage = MutableProperty<String?>(nil)
   /// The message for an empty list, or `nil`.
-  public var emptyStateMessage: Property<String?> { _emptyStateMessage }
-  private let _canLoadMore = MutableProperty(false)
+  @Output public private(set) var emptyStateMessage: String? = nil
   /// Whether the server has more pages.
-  public var canLoadMore: Property<Bool> { _canLoadMore }
+  @Output public private(set) var canLoadMore = false
   /// A line about the list: "30 photos", or "Loading more photos…" while a page loads.
   public let statusText: Property<String>
   private let alertPipe = Signal<Alert>.pipe()
@@ -98,7 +96,7 @@ public final class PhotoListViewModel {
     isLoadingNextPage = nextPage.isLoading
     self.service = service
     dates = PhotoDateFormat(timeZone: timeZone)
-    numberOfCells = _rows.map(\.count)
+    numberOfCells = _rows.projectedValue.map(\.count)
     errorMessage = firstPage.errorMessage.combineLatest(with: nextPage.errorMessage)
       .map { first, next in first ?? next }.skipRepeats()
     statusText = nextPage.isLoading.combineLatest(with: numberOfCells).map { loading, count in
@@ -158,8 +156,7 @@ public final class PhotoListViewModel {
   /// - Parameter index: The row.
   /// - Returns: The row's view model, or `nil` outside the list.
   public func cellViewModel(at index: Int) -> PhotoListCellViewModel? {
-    let rows = _rows.value
-    return rows.indices.contains(index) ? rows[index] : nil
+    rows.indices.contains(index) ? rows[index] : nil
   }
 
   private func open(_ photo: Photo) {
@@ -179,7 +176,8 @@ public final class PhotoListViewModel {
       photos = []
       loadedIDs = []
       append(page)
-      set(_emptyStateMessage, to: photos.isEmpty ? Self.emptyMessage : nil)
+      let emptyState = photos.isEmpty ? Self.emptyMessage : nil
+      if emptyStateMessage != emptyState { emptyStateMessage = emptyState }
       failedRequest = nil
     }
   }
@@ -202,19 +200,15 @@ public final class PhotoListViewModel {
     }
   }
 
-  private func set<Value: Equatable>(_ property: MutableProperty<Value>, to value: Value) {
-    if property.value != value { property.value = value }
-  }
-
   private func append(_ page: PhotoPage) {
     let fresh = page.photos.filter { loadedIDs.insert($0.id).inserted }
     photos += fresh
     lastPage = page
-    set(_canLoadMore, to: page.hasNextPage)
+    if canLoadMore != page.hasNextPage { canLoadMore = page.hasNextPage }
     if photos.count == fresh.count {
-      _rows.value = fresh.map { PhotoListCellViewModel(photo: $0, dates: dates) }
+      rows = fresh.map { PhotoListCellViewModel(photo: $0, dates: dates) }
     } else {
-      _rows.modify { $0 += fresh.map { PhotoListCellViewModel(photo: $0, dates: dates) } }
+      rows += fresh.map { PhotoListCellViewModel(photo: $0, dates: dates) }  // in place, once
     }
   }
 }

@@ -25,21 +25,18 @@ public final class ProfileScreenViewModel {
   private let loadCycle = LoadCycle()
   /// Whether the profile is loading.
   public let isLoading: Property<Bool>
-  private let _profile = MutableProperty<Profile?>(nil)
   /// The loaded profile, or `nil`.
-  public var profile: Property<Profile?> { _profile }
+  @Output public private(set) var profile: Profile? = nil
   /// Why the last load failed, or `nil`.
   public let errorMessage: Property<String?>
-  private let _style = MutableProperty(Style.viewModel)
   /// The binding style shown.
-  public var style: Property<Style> { _style }
+  @Output public private(set) var style = Style.viewModel
   /// The styles offered, in key order (the view's keys 1…4).
   public let styles = Style.allCases
   /// The header display for the loaded profile, produced by the chosen style.
   public let display: Property<ProfileHeaderDisplay?>
-  private let _login = MutableProperty(ProfileScreenViewModel.logins[0])
   /// The login shown (or being loaded).
-  public var login: Property<String> { _login }
+  @Output public private(set) var login = ProfileScreenViewModel.logins[0]
 
   private let service: any ProfileService
 
@@ -50,24 +47,25 @@ public final class ProfileScreenViewModel {
     isLoading = loadCycle.isLoading
     errorMessage = loadCycle.errorMessage
     self.service = service
-    display = _profile.combineLatest(with: _style).map { profile, style in
+    display = _profile.projectedValue.combineLatest(with: _style.projectedValue).map {
+      profile, style in
       profile.flatMap { Self.display(of: $0, style: style) }
     }
   }
 
   /// The screen appeared: load the login shown.
   public func viewDidLoad() async {
-    await load(login: _login.value)
+    await load(login: login)
   }
 
   /// The user asked to load the shown login again.
   public func reloadRequested() async {
-    await load(login: _login.value)
+    await load(login: login)
   }
 
   /// The user asked for the next profile: the login after the shown one, wrapping around.
   public func nextProfileRequested() async {
-    let index = Self.logins.firstIndex(of: _login.value) ?? -1
+    let index = Self.logins.firstIndex(of: self.login) ?? -1
     await load(login: Self.logins[(index + 1) % Self.logins.count])
   }
 
@@ -76,11 +74,11 @@ public final class ProfileScreenViewModel {
   /// - Parameter login: The account name.
   public func load(login: String) async {
     guard !loadCycle.isLoading.value else { return }
-    if _login.value != login { _login.value = login }
+    if self.login != login { self.login = login }
     await loadCycle.run(message: { error in
       error == .unexpectedStatus(404) ? "No profile named \"\(login)\"" : error.userMessage
     }) { [self] () async throws(ServiceError) in
-      _profile.value = try await service.profile(login: login)
+      profile = try await service.profile(login: login)
     }
   }
 
@@ -88,7 +86,7 @@ public final class ProfileScreenViewModel {
   ///
   /// - Parameter style: The style to show.
   public func userSelected(style: Style) {
-    if _style.value != style { _style.value = style }
+    if self.style != style { self.style = style }
   }
 
   /// The display `style` produces for `profile`: each style's own code path, so views (and

@@ -12,7 +12,7 @@ enum ArticleListScreen {
         loadStatus(
           isLoading: list.isLoading, errorMessage: list.errorMessage,
           loadingMessage: "Loading articles…", tick: tick),
-        ListView(rows: list.rows, rowHeight: 2, format: { row, _ in [row.title, row.date] }) {
+        ListView(rows: list.$rows, rowHeight: 2, format: { row, _ in [row.title, row.date] }) {
           list.userSelected(row: $0)
         },
       ]),

@@ -12,7 +12,7 @@ enum CourseListScreen {
         loadStatus(
           isLoading: list.isLoading, errorMessage: list.errorMessage,
           loadingMessage: "Loading courses…", tick: tick),
-        ListView(rows: list.rows, format: row) { list.userSelected(row: $0) },
+        ListView(rows: list.$rows, format: row) { list.userSelected(row: $0) },
       ]),
       keys: [.character("r"): asyncAction { await list.reloadRequested() }])
   }

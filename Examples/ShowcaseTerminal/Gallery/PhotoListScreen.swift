@@ -13,9 +13,9 @@ enum PhotoListScreen {
         loadStatus(
           isLoading: list.isLoading, errorMessage: list.errorMessage,
           loadingMessage: "Loading popular photos…", tick: tick),
-        OptionalLabel(list.emptyStateMessage, style: dim),
+        OptionalLabel(list.$emptyStateMessage, style: dim),
         ListView(
-          rows: list.rows, rowHeight: 2,
+          rows: list.$rows, rowHeight: 2,
           format: { cell, _ in [cell.titleText, cell.subtitleText] },
           onSelectionChange: { row in Task { await list.userReached(row: row) } },
           onChoose: { list.userSelected(row: $0) }),

@@ -8,7 +8,7 @@ import TetherTerminal
 enum ProfileScreen {
   static func view(_ screen: ProfileScreenViewModel, tick: Property<Int>) -> any TerminalView {
     let styles = screen.styles
-    let styleLine = screen.style.map { current in
+    let styleLine = screen.$style.map { current in
       "Binding style: "
         + styles.enumerated().map { index, style in
           let label = "\(index + 1) \(style.rawValue)"

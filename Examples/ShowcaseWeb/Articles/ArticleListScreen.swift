@@ -10,7 +10,7 @@ enum ArticleListScreen {
       LoadStatus(
         isLoading: list.isLoading, errorMessage: list.errorMessage,
         loadingMessage: "Loading articles…", retry: asyncAction { await list.reloadRequested() }),
-      ListView(rows: list.rows, format: { [$0.title, $0.date] }) { list.userSelected(row: $0) },
+      ListView(rows: list.$rows, format: { [$0.title, $0.date] }) { list.userSelected(row: $0) },
     ])
   }
 }

@@ -11,7 +11,7 @@ enum CourseListScreen {
         isLoading: list.isLoading, errorMessage: list.errorMessage,
         loadingMessage: "Loading courses…", retry: asyncAction { await list.reloadRequested() }),
       ListView(
-        rows: list.rows,
+        rows: list.$rows,
         format: { [$0.titleText, $0.detailText + $0.accessory.textMark] }
       ) { list.userSelected(row: $0) },
     ])

@@ -12,9 +12,9 @@ enum PhotoListScreen {
         isLoading: list.isLoading, errorMessage: list.errorMessage,
         loadingMessage: "Loading popular photos…",
         retry: asyncAction { await list.reloadRequested() }),
-      OptionalLabel(list.emptyStateMessage, className: "dim"),
+      OptionalLabel(list.$emptyStateMessage, className: "dim"),
       ListView(
-        rows: list.rows, format: { [$0.titleText, $0.subtitleText] },
+        rows: list.$rows, format: { [$0.titleText, $0.subtitleText] },
         onSelectionChange: { row in Task { await list.userReached(row: row) } },
         onChoose: { list.userSelected(row: $0) }),
       Label(list.statusText, className: "dim"),

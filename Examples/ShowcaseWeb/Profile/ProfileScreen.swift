@@ -8,7 +8,7 @@ import TetherWeb
 enum ProfileScreen {
   static func view(_ screen: ProfileScreenViewModel) -> any WebView {
     let styleButtons = screen.styles.map { style in
-      Button(style.rawValue, isEnabled: screen.style.map { $0 != style }) {
+      Button(style.rawValue, isEnabled: screen.$style.map { $0 != style }) {
         screen.userSelected(style: style)
       }
     }

@@ -118,12 +118,12 @@ struct FailingLoader: ThumbnailLoader {
           dates: usDates))
       await viewModel.viewDidLoad()
       #expect(
-        viewModel.rows.value.map(\.title) == [
+        viewModel.rows.map(\.title) == [
           "MVVM without the desperation", "流程控制器：把导航移出视图", "Binding a thumbnail that arrives later",
           "Статья без даты", "Untitled",
         ])
       #expect(
-        viewModel.rows.value.map(\.date) == [
+        viewModel.rows.map(\.date) == [
           "10/1/17", "5/11/18", "6/1/18", "Date unknown", "Date unknown",
         ])
       let routes = viewModel.route.record()
@@ -150,7 +150,7 @@ struct FailingLoader: ThumbnailLoader {
     try await viewModel.openRequested(id: 1)
     await #expect(throws: OpenError.notFound) { try await viewModel.openRequested(id: 99) }
     #expect(routes.values.map(\.article.title) == ["流程控制器：把导航移出视图"])
-    #expect(viewModel.rows.value.count == BundledArticleService.records.count)
+    #expect(viewModel.rows.count == BundledArticleService.records.count)
   }
 
   @Test func aLinkDuringTheFirstLoadWaitsForIt() async throws {

@@ -55,7 +55,7 @@ struct StubCourseService: CourseService {
     let probe = ViewModelProbe(viewModel)
     await viewModel.viewDidLoad()
     probe.expect(\.isLoading, [true, false])
-    probe.expect(\.rows) { $0.last?.count == BundledCourseService.catalog.count }
+    probe.expect(\.$rows) { $0.last?.count == BundledCourseService.catalog.count }
     probe.finish()
   }
 
@@ -92,7 +92,7 @@ struct StubCourseService: CourseService {
       service: StubCourseService { () throws(ServiceError) in throw .serverError(status: 502) })
     await viewModel.viewDidLoad()
     #expect(viewModel.errorMessage.value == "Server is overloaded")
-    #expect(viewModel.rows.value.isEmpty)
+    #expect(viewModel.rows.isEmpty)
   }
 }
 
@@ -155,7 +155,7 @@ struct StubCourseService: CourseService {
     #expect(viewModel.errorMessage.value == "No Network")
     await viewModel.reloadRequested()
     #expect(viewModel.errorMessage.value == nil)
-    #expect(viewModel.rows.value.count == BundledCourseService.catalog.count)
+    #expect(viewModel.rows.count == BundledCourseService.catalog.count)
   }
 }
 

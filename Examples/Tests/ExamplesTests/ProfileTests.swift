@@ -79,11 +79,11 @@ import TetherTesting
     let probe = ViewModelProbe(viewModel)
     await viewModel.load(login: "octocat")
     probe.expect(\.isLoading, [true, false])
-    probe.expect(\.profile) { $0.last??.login == "octocat" }
+    probe.expect(\.$profile) { $0.last??.login == "octocat" }
     probe.expect(\.display) { $0.last??.nickname == "octocat" }
     viewModel.userSelected(style: .modelRendersIntoContext)
     viewModel.userSelected(style: .modelRendersIntoContext)
-    probe.expect(\.style, [.modelRendersIntoContext])
+    probe.expect(\.$style, [.modelRendersIntoContext])
     probe.expect(\.display) { $0.count == 1 && $0[0]?.nickname == "octocat" }
     probe.finish()
   }
@@ -101,7 +101,7 @@ import TetherTesting
 @Suite struct ProfileScreenInputTests {
   @Test func nextProfileStepsThroughTheLoginsAndWrapsAround() async {
     let screen = ProfileScreenViewModel(service: BundledProfileService())
-    let logins = screen.login.record()
+    let logins = screen.$login.record()
     await screen.viewDidLoad()
     for _ in ProfileScreenViewModel.logins { await screen.nextProfileRequested() }
     logins.assertValues(["octocat", "tether-dev", "li-na", "newcomer", "octocat"])
@@ -114,7 +114,7 @@ import TetherTesting
     await screen.viewDidLoad()
     await screen.nextProfileRequested()
     #expect(screen.errorMessage.value == "No Network")
-    #expect(screen.login.value == "tether-dev")
+    #expect(screen.login == "tether-dev")
     await outage.end()
     await screen.reloadRequested()
     #expect(screen.errorMessage.value == nil)

@@ -28,9 +28,9 @@ import TetherTesting
       await viewModel.viewDidLoad()
       probe.expect(\.isLoading, [true, false])
       probe.expect(\.numberOfCells, [20])
-      probe.expect(\.canLoadMore, [true])
+      probe.expect(\.$canLoadMore, [true])
       probe.expect(\.statusText, ["20 photos"])
-      probe.expect(\.rows) { $0.last?.map(\.id) == BundledPhotoService.page(1).photos.map(\.id) }
+      probe.expect(\.$rows) { $0.last?.map(\.id) == BundledPhotoService.page(1).photos.map(\.id) }
       probe.finish()
     }
   }
@@ -42,8 +42,8 @@ import TetherTesting
     probe.expect(\.isLoading, [true, false])
     probe.expect(\.errorMessage, ["No Network"])
     probe.finish()
-    #expect(viewModel.rows.value.isEmpty)
-    #expect(viewModel.emptyStateMessage.value == nil)
+    #expect(viewModel.rows.isEmpty)
+    #expect(viewModel.emptyStateMessage == nil)
   }
 
   @Test(arguments: [
@@ -102,7 +102,7 @@ import TetherTesting
     let viewModel = PhotoListViewModel(service: service, timeZone: utc)
     await viewModel.viewDidLoad()
     #expect(
-      viewModel.rows.value.map(\.descriptionText) == ["Nikon - sunset", "Canon", "only text", ""])
+      viewModel.rows.map(\.descriptionText) == ["Nikon - sunset", "Canon", "only text", ""])
     #expect(viewModel.cellViewModel(at: 0)?.dateText == "2017-10-01")
     #expect(viewModel.cellViewModel(at: 4) == nil)
   }
@@ -134,7 +134,7 @@ import TetherTesting
     #expect(await service.log.pages == [1, 2])
     loadingMore.assertValues([false, true, false])
     #expect(
-      viewModel.rows.value.map(\.id)
+      viewModel.rows.map(\.id)
         == (BundledPhotoService.page(1).photos + BundledPhotoService.page(2).photos).map(\.id))
   }
 
@@ -148,7 +148,7 @@ import TetherTesting
     await viewModel.userReached(row: 1)
     await viewModel.userReached(row: 1)
     #expect(await service.log.pages == [1, 2])
-    #expect(viewModel.canLoadMore.value == false)
+    #expect(viewModel.canLoadMore == false)
   }
 
   @Test func overlappingPagesDoNotDuplicateRows() async {
@@ -161,7 +161,7 @@ import TetherTesting
     let viewModel = PhotoListViewModel(service: service)
     await viewModel.viewDidLoad()
     await viewModel.userReached(row: 2)
-    #expect(viewModel.rows.value.map(\.id) == [1, 2, 3, 4, 5])
+    #expect(viewModel.rows.map(\.id) == [1, 2, 3, 4, 5])
   }
 
   @Test func refreshReloadsFromTheFirstPage() async {
@@ -172,7 +172,7 @@ import TetherTesting
     await viewModel.reloadRequested()
     #expect(await service.log.pages == [1, 2, 1])
     #expect(viewModel.numberOfCells.value == 20)
-    #expect(viewModel.canLoadMore.value)
+    #expect(viewModel.canLoadMore)
   }
 
   @Test func retryAfterAFirstPageFailureLoadsIt() async {
@@ -215,7 +215,7 @@ import TetherTesting
     }
     let viewModel = PhotoListViewModel(service: service)
     await viewModel.viewDidLoad()
-    #expect(viewModel.emptyStateMessage.value == "No photos yet")
+    #expect(viewModel.emptyStateMessage == "No photos yet")
     #expect(viewModel.errorMessage.value == nil)
   }
 
@@ -308,7 +308,7 @@ actor FailureSwitch {
     guard case .detail(let detail) = try #require(routes.values.first) else { return }
     #expect(detail.photo == photo)
     #expect(alerts.values.isEmpty)
-    #expect(viewModel.rows.value.isEmpty, "opening a link loads no page")
+    #expect(viewModel.rows.isEmpty, "opening a link loads no page")
   }
 
   @Test func aLinkToAPhotoNotForSaleAlertsAsChoosingItWould() async throws {

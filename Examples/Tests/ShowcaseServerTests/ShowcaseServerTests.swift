@@ -184,7 +184,7 @@ import TetherTesting
         let viewModel = leaks.track(PhotoListViewModel(service: HTTPPhotoService(baseURL: url)))
         await viewModel.viewDidLoad()
         #expect(viewModel.errorMessage.value == "Server is overloaded")
-        #expect(viewModel.rows.value.isEmpty)
+        #expect(viewModel.rows.isEmpty)
       }
     }
   }
@@ -224,7 +224,7 @@ import TetherTesting
       )
       await remote.viewDidLoad()
       await local.viewDidLoad()
-      #expect(remote.rows.value == local.rows.value)
+      #expect(remote.rows == local.rows)
 
       let screens = remote.route.record()
       remote.userSelected(row: 0)

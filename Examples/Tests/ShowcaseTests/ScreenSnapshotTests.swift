@@ -138,12 +138,12 @@ struct TerminalApp {
     let navigator = app()
     open(1, in: navigator)
     let list = try #require(navigator.topScreen?.courseList)
-    await expectEventually { !list.rows.value.isEmpty }
+    await expectEventually { !list.rows.isEmpty }
     snapshot(navigator, named: "courses")
     // Every course row ends at the same display column, whatever its script.
     let canvas = navigator.render(width: 60, height: 16)
     let rows = canvas.text.split(separator: "\n").filter { $0.contains("课程") }
-    #expect(rows.count == list.rows.value.count)
+    #expect(rows.count == list.rows.count)
     #expect(Set(rows.map { DisplayWidth.of($0) }).count == 1)
     navigator.handle(.enter)
     snapshot(navigator, named: "course-detail")
@@ -169,7 +169,7 @@ struct TerminalApp {
     let navigator = app()
     open(3, in: navigator)
     let list = try #require(navigator.topScreen?.articleList)
-    await expectEventually { !list.rows.value.isEmpty }
+    await expectEventually { !list.rows.isEmpty }
     snapshot(navigator, named: "articles")
     navigator.handle(.enter)
     let article = try #require(navigator.topScreen?.article)

@@ -1,0 +1,172 @@
+import Testing
+import TetherTesting
+
+// The compiled companion of FlowControllers.md.
+enum FlowControllersArticle {
+  struct Course: Sendable, Equatable {
+    var id: Int
+    var name: String
+  }
+
+  protocol CourseService: Sendable {
+    func courses() async throws -> [Course]
+  }
+
+  struct BundledCourses: CourseService {
+    func courses() async throws -> [Course] {
+      [Course(id: 1, name: "Swift"), Course(id: 2, name: "Concurrency")]
+    }
+  }
+
+  struct Services: Sendable {
+    var courses: any CourseService
+    static func bundled() -> Services { Services(courses: BundledCourses()) }
+  }
+
+  @MainActor
+  final class CourseDetailViewModel {
+    let course: Course
+    var titleText: String { course.name }
+    init(course: Course) { self.course = course }
+  }
+
+  @MainActor
+  final class CourseListViewModel {
+    enum Route { case detail(CourseDetailViewModel) }
+    enum Alert: Equatable { case confirmDelete(Course) }
+
+    let title = "Courses"
+    @Output private(set) var rows: [Course] = []
+    private let routePipe = Signal<Route>.pipe()
+    var route: Signal<Route> { routePipe.output }
+    private let alertPipe = Signal<Alert>.pipe()
+    var alert: Signal<Alert> { alertPipe.output }
+    private let service: any CourseService
+
+    init(service: any CourseService) { self.service = service }
+
+    func viewDidLoad() async { rows = (try? await service.courses()) ?? [] }
+
+    func userSelected(row: Int) {
+      guard rows.indices.contains(row) else { return }
+      routePipe.input.send(.detail(CourseDetailViewModel(course: rows[row])))
+    }
+
+    func userAskedToDelete(row: Int) {
+      guard rows.indices.contains(row) else { return }
+      alertPipe.input.send(.confirmDelete(rows[row]))
+    }
+
+    func deleteConfirmed(_ course: Course) { rows.removeAll { $0.id == course.id } }
+
+    /// A deep link's `course/<id>`.
+    func openRequested(id: Int) async throws(NavigationError) {
+      if rows.isEmpty { await viewDidLoad() }
+      guard let row = rows.firstIndex(where: { $0.id == id }) else {
+        throw .unavailable("course/\(id)", reason: "There is no course \(id).")
+      }
+      userSelected(row: row)
+    }
+  }
+
+  @MainActor enum AppDestination {
+    case courseList(CourseListViewModel)
+    case courseDetail(CourseDetailViewModel)
+  }
+
+  @MainActor final class CoursesFlow: FlowController {
+    private let services: Services
+    private let lifetime = Lifetime()
+    private(set) var list: CourseListViewModel?
+
+    init(services: Services) { self.services = services }
+
+    func start(on navigator: any Navigator<AppDestination>) -> Screen<AppDestination> {
+      let list = CourseListViewModel(service: services.courses)
+      self.list = list
+      list.route.observe { [weak navigator] route in
+        switch route {
+        case .detail(let detail):
+          navigator?.push(
+            Screen(
+              .courseDetail(detail), title: detail.titleText,
+              path: ["course", "\(detail.course.id)"]))
+        }
+      }
+      .store(in: lifetime)
+      list.alert.observe { [weak navigator, weak list] alert in
+        switch alert {
+        case .confirmDelete(let course):
+          let delete = ScreenAlert.Button("Delete", role: .confirm)
+          navigator?.present(
+            ScreenAlert(
+              title: "Delete “\(course.name)”?", message: "This cannot be undone.",
+              buttons: [delete, ScreenAlert.Button("Cancel", role: .cancel)])
+          ) { pressed in
+            if pressed == delete { list?.deleteConfirmed(course) }
+          }
+        }
+      }
+      .store(in: lifetime)
+      return Screen(
+        .courseList(list), title: list.title, path: ["courses"], owner: self,
+        onAppear: { [weak list] in await list?.viewDidLoad() })
+    }
+
+    func restore(_ path: ArraySlice<String>, on navigator: any Navigator<AppDestination>)
+      async throws(NavigationError)
+    {
+      guard let first = path.first else { return }
+      guard first == "course", path.count == 2, let id = Int(path[path.startIndex + 1]) else {
+        throw .unknownComponent(path.joined(separator: "/"))
+      }
+      try await list?.openRequested(id: id)
+    }
+  }
+
+  @MainActor @Suite struct Checks {
+    @Test func aDeepLinkOpensTheCourseAndAStaleOneLandsOnTheList() async throws {
+      let stack = ScreenStack<AppDestination>()
+      try await CoursesFlow(services: .bundled()).open(ScreenPath(parsing: "/course/2"), on: stack)
+      #expect(stack.path.value.description == "/courses/course/2")
+
+      let path = ScreenPath(parsing: "/course/999")
+      await CoursesFlow(services: .bundled()).openPresentingFailure(path, on: stack)
+      #expect(stack.path.value.description == "/courses")
+      #expect(stack.alert.value?.message == "/course/999: There is no course 999.")
+    }
+
+    @Test func theTestPressesTheConfirmationsButtons() async throws {
+      let navigator = RecordingNavigator<AppDestination>()
+      let flow = CoursesFlow(services: .bundled())
+      flow.startFlow(on: navigator)
+      let list = try #require(flow.list)
+      await list.viewDidLoad()
+
+      list.userAskedToDelete(row: 0)
+      let alert = try #require(navigator.alert)
+      #expect(alert.title == "Delete “Swift”?")
+      #expect(navigator.respond(to: alert.buttons[1]))  // Cancel: nothing is deleted
+      #expect(list.rows.count == 2)
+
+      list.userAskedToDelete(row: 0)
+      #expect(navigator.respond(to: ScreenAlert.Button("Delete", role: .confirm)))
+      #expect(list.rows.map(\.name) == ["Concurrency"])
+      #expect(navigator.alert == nil)
+    }
+
+    @Test func poppingTheFlowsScreenReleasesIt() async throws {
+      let navigator = RecordingNavigator<AppDestination>()
+      navigator.setRoot(
+        Screen(
+          .courseList(CourseListViewModel(service: BundledCourses())),
+          title: "Home"))
+      try await withLeakTracking { leaks in
+        let flow = leaks.track(CoursesFlow(services: .bundled()))
+        navigator.push(flow.start(on: navigator))
+        leaks.track(try #require(navigator.topScreen))
+        navigator.pop()
+      }
+    }
+  }
+}
