@@ -25,16 +25,52 @@ public final class CoursesFlow: FlowController {
     list.route.observe { [weak navigator] route in
       switch route {
       case .detail(let detail):
+        // The detail's alert is observed for as long as its screen is shown: the screen owns
+        // the token.
+        let alerts = detail.alert.observe { [weak navigator] alert in
+          navigator?.present(Self.screenAlert(for: alert))
+        }
         navigator?.push(
           Screen(
             .courseDetail(detail), title: detail.titleText,
-            path: ["course", "\(detail.course.id)"]))
+            path: ["course", "\(detail.course.id)"], owner: alerts))
+      }
+    }
+    .store(in: lifetime)
+    // A pressed button's action, data in the alert: it also reaches a flow rebuilt on another
+    // server after the one that showed the alert died (a web session's resume).
+    navigator.alertResponses.observe { [weak navigator, weak list] button in
+      switch button.action(as: CoursesAction.self) {
+      case .remove(let id):
+        list?.removalConfirmed(id: id)
+        navigator?.pop()  // the alert was over the course's detail: back to the list
+      case nil:
+        break
       }
     }
     .store(in: lifetime)
     return Screen(
       .courseList(list), title: list.title, path: ["courses"], owner: self,
       onAppear: { [weak list] in await list?.viewDidLoad() })
+  }
+
+  /// What the Courses' alert buttons ask of the flow.
+  public enum CoursesAction: Codable, Equatable, Sendable {
+    /// Remove the course with this id from the list.
+    case remove(id: Int)
+  }
+
+  /// The alert for a detail's `alert`: a confirmation whose Remove button carries its action.
+  public static func screenAlert(for alert: CourseDetailViewModel.Alert) -> ScreenAlert {
+    switch alert {
+    case .confirmRemoval(let id, let name):
+      ScreenAlert(
+        title: "Remove “\(name)”?", message: "It leaves the list until the next visit.",
+        buttons: [
+          ScreenAlert.Button("Remove", role: .confirm, action: CoursesAction.remove(id: id)),
+          ScreenAlert.Button("Cancel", role: .cancel),
+        ])
+    }
   }
 
   /// `course/<id>` opens that course's detail once the catalog has loaded.

@@ -1,5 +1,9 @@
+import Foundation
+
 /// A modal alert as a value: a title, a message and its buttons. Flows build alerts from typed
-/// view-model outputs; no view or flow compares message strings.
+/// view-model outputs; no view or flow compares message strings. A button can carry the action
+/// it asks of the flow as data (``Button/init(_:role:action:)``), so a test asserts it and a
+/// resumed web session restores the alert with its meaning.
 public struct ScreenAlert: Equatable, Hashable, Sendable, CustomStringConvertible {
   /// One button of an alert.
   public struct Button: Equatable, Hashable, Sendable {
@@ -17,15 +21,56 @@ public struct ScreenAlert: Equatable, Hashable, Sendable, CustomStringConvertibl
     public var title: String
     /// What it means.
     public var role: Role
+    /// What pressing it asks of the flow, encoded (JSON): the action given to
+    /// ``init(_:role:action:)``, or `nil` for a button that only dismisses. It is data, so a
+    /// test compares it, a web session's resume token carries it to another server, and the
+    /// flow rebuilt there receives it on ``Navigator/alertResponses``.
+    public var payload: String?
 
     /// Creates a button.
     ///
     /// - Parameters:
     ///   - title: The label.
     ///   - role: What it means.
-    public init(_ title: String, role: Role = .acknowledge) {
+    ///   - payload: What pressing it asks of the flow, already encoded; see
+    ///     ``init(_:role:action:)``.
+    public init(_ title: String, role: Role = .acknowledge, payload: String? = nil) {
       self.title = title
       self.role = role
+      self.payload = payload
+    }
+
+    /// Creates a button that asks the flow for `action` when pressed.
+    ///
+    /// ```swift
+    /// enum CourseAction: Codable, Equatable { case remove(id: Int) }
+    ///
+    /// ScreenAlert.Button("Remove", role: .confirm, action: CourseAction.remove(id: 2))
+    /// ```
+    ///
+    /// The flow observes ``Navigator/alertResponses`` and reads the action back with
+    /// ``action(as:)``. Give each flow an action type of its own.
+    ///
+    /// - Parameters:
+    ///   - title: The label.
+    ///   - role: What it means.
+    ///   - action: The flow's action, encoded as JSON with sorted keys (so equal actions make
+    ///     equal buttons). An action that cannot be encoded leaves the button without one.
+    public init(_ title: String, role: Role = .acknowledge, action: some Encodable) {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      let payload = (try? encoder.encode(action)).map { String(decoding: $0, as: UTF8.self) }
+      self.init(title, role: role, payload: payload)
+    }
+
+    /// The action this button asks for, read as `type`: `nil` for a button without one, or one
+    /// of another type.
+    ///
+    /// - Parameter type: The flow's action type.
+    /// - Returns: The action, or `nil`.
+    public func action<Action: Decodable>(as type: Action.Type = Action.self) -> Action? {
+      guard let payload else { return nil }
+      return try? JSONDecoder().decode(Action.self, from: Data(payload.utf8))
     }
 
     /// The single button of an informational alert.

@@ -16,6 +16,9 @@ public final class ScreenStack<Destination>: Navigator {
   private let _screens = MutableProperty<[Screen<Destination>]>([])
   private let _alert = MutableProperty<ScreenAlert?>(nil)
   private var alertResponse: (@MainActor (ScreenAlert.Button) -> Void)?
+  private let responsePipe = Signal<ScreenAlert.Button>.pipe()
+  /// Every button pressed on an alert of this stack, after the alert's `onResponse`.
+  public var alertResponses: Signal<ScreenAlert.Button> { responsePipe.output }
 
   /// The screens shown, root first.
   public var screens: Property<[Screen<Destination>]> { _screens }
@@ -87,6 +90,7 @@ public final class ScreenStack<Destination>: Navigator {
     alertResponse = nil
     _alert.value = nil
     response?(button)
+    responsePipe.input.send(button)
     return true
   }
 

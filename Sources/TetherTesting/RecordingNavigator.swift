@@ -98,6 +98,9 @@ public final class RecordingNavigator<Destination>: Navigator {
     stack.respond(to: button)
   }
 
+  /// Every button pressed on an alert of ``stack``.
+  public var alertResponses: Signal<ScreenAlert.Button> { stack.alertResponses }
+
   /// Records the request and removes the alert.
   public func dismissAlert() {
     events.append(.dismissAlert)

@@ -79,6 +79,20 @@ private func hex(_ bytes: [UInt8]) -> String {
     #expect(token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
   }
 
+  @Test func anAlertsButtonsKeepTheirActionsInAToken() throws {
+    enum Action: Codable, Equatable { case remove(id: Int) }
+    let signer = try #require(WebResumeSigner(key: "a key the cluster shares"))
+    let remove = ScreenAlert.Button("Remove", role: .confirm, action: Action.remove(id: 2))
+    var confirming = state
+    confirming.alert = ScreenAlert(
+      title: "Remove “Swift”?", message: "It leaves the list.",
+      buttons: [remove, ScreenAlert.Button("Cancel", role: .cancel)])
+    let verified = try signer.verify(signer.sign(confirming, now: now), now: now)
+    #expect(verified.alert == confirming.alert)
+    #expect(verified.alert?.buttons.first?.action(as: Action.self) == .remove(id: 2))
+    #expect(verified.alert?.buttons.last?.payload == nil)
+  }
+
   @Test func aShortKeyIsRefused() {
     #expect(WebResumeSigner(key: "short") == nil)
     #expect(WebResumeSigner(key: String(repeating: "k", count: 16)) != nil)

@@ -18,6 +18,23 @@ public final class CourseDetailViewModel {
   /// Formats `course` for the detail screen.
   ///
   /// - Parameter course: The course.
+  /// The label of the button that asks to remove the course from the list.
+  public let removeTitle = "Remove from list"
+  /// An alert the detail asks its flow to show.
+  public enum Alert: Equatable, Sendable {
+    /// The user asked to remove the course: confirm first.
+    case confirmRemoval(courseID: Int, courseName: String)
+  }
+
+  private let alertPipe = Signal<Alert>.pipe()
+  /// Alerts to show: the confirmation of a removal.
+  public var alert: Signal<Alert> { alertPipe.output }
+
+  /// The user asked to remove the course from the list: it is confirmed first.
+  public func removeRequested() {
+    alertPipe.input.send(.confirmRemoval(courseID: course.id, courseName: course.name))
+  }
+
   public init(course: Course) {
     self.course = course
     titleText = course.name

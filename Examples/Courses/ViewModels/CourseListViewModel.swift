@@ -66,6 +66,16 @@ public final class CourseListViewModel {
     userSelected(row: index)
   }
 
+  /// The user confirmed removing the course with `id` from the list: its row goes (for this
+  /// session; the catalog is unchanged).
+  ///
+  /// - Parameter id: The course's id; an id no row has changes nothing.
+  public func removalConfirmed(id: Int) {
+    guard courses.contains(where: { $0.id == id }) else { return }
+    courses.removeAll { $0.id == id }
+    rows = courses.map(CourseCellViewModel.init)
+  }
+
   /// The user chose row `index`: create its detail view model and route to it.
   ///
   /// - Parameter index: The chosen row; rows outside the list are ignored.

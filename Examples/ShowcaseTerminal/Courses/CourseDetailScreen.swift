@@ -8,6 +8,7 @@ enum CourseDetailScreen {
     VStack([
       Label(detail.titleText, style: bold), Label(detail.lessonsText),
       Label(detail.linkText, style: dim),
+      Button(detail.removeTitle, key: "x", action: detail.removeRequested),
     ])
   }
 }

@@ -8,6 +8,7 @@ enum CourseDetailScreen {
     VStack([
       Label(detail.titleText, tag: "h2"), Label(detail.lessonsText),
       Label(detail.linkText, className: "dim"),
+      Button(detail.removeTitle) { detail.removeRequested() },
     ])
   }
 }

@@ -154,6 +154,49 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     #expect(navigator.path == "/courses/course/\(BundledCourseService.catalog[1].id)")
   }
 
+  @Test func removingACourseIsConfirmedAndItsButtonsCarryTheirMeaning() async throws {
+    let (navigator, _) = showcase()
+    navigator.screens.first?.home?.userSelected(row: 1)
+    let list = try #require(navigator.topScreen?.courseList)
+    await list.viewDidLoad()
+    let course = BundledCourseService.catalog[1]
+    list.userSelected(row: 1)
+    let detail = try #require(navigator.topScreen?.courseDetail)
+    navigator.clearEvents()
+
+    detail.removeRequested()
+    let alert = try #require(navigator.alert)
+    #expect(alert.title == "Remove “\(course.name)”?")
+    #expect(
+      alert.buttons.first?.action(as: CoursesFlow.CoursesAction.self) == .remove(id: course.id))
+    #expect(alert.defaultButton.title == "Remove")
+    #expect(navigator.respond(to: alert.escapeButton), "Cancel")
+    #expect(navigator.path == "/courses/course/\(course.id)", "Cancel removes nothing")
+    #expect(list.rows.count == BundledCourseService.catalog.count)
+
+    detail.removeRequested()
+    #expect(navigator.respond(to: try #require(navigator.alert?.buttons.first)))
+    #expect(navigator.path == "/courses")
+    #expect(!list.rows.contains { $0.id == course.id })
+    #expect(list.rows.count == BundledCourseService.catalog.count - 1)
+  }
+
+  @Test func aRestoredConfirmationWithoutItsClosureStillRemovesTheCourse() async throws {
+    // What a web session does on the server that resumes it: the stack rebuilt from the path,
+    // then the alert from the token, which carries data and no closure.
+    let course = BundledCourseService.catalog[1]
+    let stack = ScreenStack<ShowcaseDestination>()
+    let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
+    try await main.open(ScreenPath(parsing: "/courses/course/\(course.id)"), on: stack)
+    let restored = CoursesFlow.screenAlert(
+      for: .confirmRemoval(courseID: course.id, courseName: course.name))
+    stack.present(restored)
+    #expect(stack.respond(to: try #require(restored.buttons.first)))
+    #expect(stack.path.value.description == "/courses")
+    let list = try #require(stack.topScreen?.courseList)
+    #expect(!list.rows.contains { $0.id == course.id })
+  }
+
   @Test func choosingAnArticlePushesItsScreen() async throws {
     let (navigator, _) = showcase()
     navigator.screens.first?.home?.userSelected(row: 3)

@@ -1,3 +1,4 @@
+import Courses
 import Foundation
 import Gallery
 import ShowcaseBrowser
@@ -198,6 +199,54 @@ extension EndToEnd {
         #expect(
           try await browser.count("\(Self.rows):nth-child(\(notForSale + 1))[aria-selected=true]")
             == 1)
+      }
+    }
+
+    /// Presses the button of the open dialog at `position` (Remove is 0, Cancel 1).
+    private func pressAlertButton(_ position: Int, _ browser: Browser) async throws {
+      _ = try await browser.run(
+        "document.querySelectorAll('dialog[open] .alert-button')[\(position)].click(); return 0;")
+      try await browser.waitUntil("the dialog to close") {
+        try await browser.count("dialog[open]") == 0
+      }
+    }
+
+    @Test func aConfirmationSurvivesTheNodeWithItsMeaning() async throws {
+      try await withCluster { cluster, browser in
+        let course = BundledCourseService.catalog[1]
+        let detail = "/courses/course/\(course.id)"
+        try await browser.open(cluster.url + detail)
+        try await browser.waitUntil("the detail") {
+          try await browser.text("#title") == course.name
+        }
+        let confirmation = "Remove “\(course.name)”?"
+
+        // Cancel, pressed on the node that resumed the session, removes nothing.
+        try await browser.click("#screen button")
+        try await browser.waitUntil("the confirmation") {
+          try await browser.count("dialog[open]") == 1
+        }
+        #expect(try await browser.text("dialog[open]").contains(confirmation))
+        _ = try await killServingNode(cluster, browser)
+        #expect(try await browser.text("dialog[open]").contains(confirmation))
+        try await pressAlertButton(1, browser)
+        #expect(try await path(browser) == detail)
+
+        // Remove, pressed on the node that resumed the session after another death, removes
+        // this course: the button's action came with the alert in the resume token.
+        try await browser.click("#screen button")
+        try await browser.waitUntil("the confirmation") {
+          try await browser.count("dialog[open]") == 1
+        }
+        _ = try await killServingNode(cluster, browser)
+        #expect(try await browser.text("dialog[open]").contains(confirmation))
+        try await browser.screenshot(to: NSTemporaryDirectory() + "cluster-confirmation.png")
+        try await pressAlertButton(0, browser)
+        try await browser.waitUntil("the list") { try await path(browser) == "/courses" }
+        try await browser.waitUntil("the other courses") {
+          try await browser.count(Self.rows) == BundledCourseService.catalog.count - 1
+        }
+        #expect(!(try await browser.text("#screen").contains(course.name)))
       }
     }
 

@@ -15,8 +15,10 @@ public struct WebResumeState: Equatable, Sendable {
   public var path: String
   /// Each screen's ``WebView/restorationKey``, bottom to top (`nil` for a screen with none).
   public var selections: [String?]
-  /// The alert on screen, if any. It comes back without the flow's response handler (a closure
-  /// cannot travel in a token): on a rebuilt session its buttons only dismiss it.
+  /// The alert on screen, if any, with each button's action (``ScreenAlert/Button/payload``).
+  /// It comes back without the flow's `onResponse` closure (a closure cannot travel in a
+  /// token), but a button pressed on the rebuilt session reaches the rebuilt flows through
+  /// `Navigator.alertResponses`, action and all.
   public var alert: ScreenAlert?
   /// When the state was signed, in whole seconds since 1970.
   public var issuedAt: Int
@@ -168,6 +170,8 @@ public struct WebResumeSigner: Sendable {
     struct Button: Codable {
       var t: String
       var r: String
+      /// The button's action (``ScreenAlert/Button/payload``); absent for one without.
+      var v: String?
     }
     struct AlertWire: Codable {
       var t: String
@@ -187,7 +191,7 @@ public struct WebResumeSigner: Sendable {
       a = state.alert.map { alert in
         AlertWire(
           t: alert.title, m: alert.message,
-          b: alert.buttons.map { Button(t: $0.title, r: Self.name(of: $0.role)) })
+          b: alert.buttons.map { Button(t: $0.title, r: Self.name(of: $0.role), v: $0.payload) })
       }
       at = state.issuedAt
     }
@@ -198,7 +202,7 @@ public struct WebResumeSigner: Sendable {
         var buttons: [ScreenAlert.Button] = []
         for button in a.b {
           guard let role = Self.role(named: button.r) else { return nil }
-          buttons.append(ScreenAlert.Button(button.t, role: role))
+          buttons.append(ScreenAlert.Button(button.t, role: role, payload: button.v))
         }
         alert = ScreenAlert(title: a.t, message: a.m, buttons: buttons)
       }

@@ -57,7 +57,7 @@ enum FlowControllersArticle {
       alertPipe.input.send(.confirmDelete(rows[row]))
     }
 
-    func deleteConfirmed(_ course: Course) { rows.removeAll { $0.id == course.id } }
+    func deleteConfirmed(id: Int) { rows.removeAll { $0.id == id } }
 
     /// A deep link's `course/<id>`.
     func openRequested(id: Int) async throws(NavigationError) {
@@ -67,6 +67,12 @@ enum FlowControllersArticle {
       }
       userSelected(row: row)
     }
+  }
+
+  /// What the courses flow's alert buttons ask of it: data, so a test compares it and a resumed
+  /// web session keeps it.
+  enum CourseAction: Codable, Equatable {
+    case delete(id: Int)
   }
 
   @MainActor enum AppDestination {
@@ -94,17 +100,24 @@ enum FlowControllersArticle {
         }
       }
       .store(in: lifetime)
-      list.alert.observe { [weak navigator, weak list] alert in
+      list.alert.observe { [weak navigator] alert in
         switch alert {
         case .confirmDelete(let course):
-          let delete = ScreenAlert.Button("Delete", role: .confirm)
           navigator?.present(
             ScreenAlert(
               title: "Delete “\(course.name)”?", message: "This cannot be undone.",
-              buttons: [delete, ScreenAlert.Button("Cancel", role: .cancel)])
-          ) { pressed in
-            if pressed == delete { list?.deleteConfirmed(course) }
-          }
+              buttons: [
+                ScreenAlert.Button(
+                  "Delete", role: .confirm, action: CourseAction.delete(id: course.id)),
+                ScreenAlert.Button("Cancel", role: .cancel),
+              ]))
+        }
+      }
+      .store(in: lifetime)
+      navigator.alertResponses.observe { [weak list] button in
+        switch button.action(as: CourseAction.self) {
+        case .delete(let id): list?.deleteConfirmed(id: id)
+        case nil: break  // Cancel, or another flow's button
         }
       }
       .store(in: lifetime)
@@ -150,7 +163,8 @@ enum FlowControllersArticle {
       #expect(list.rows.count == 2)
 
       list.userAskedToDelete(row: 0)
-      #expect(navigator.respond(to: ScreenAlert.Button("Delete", role: .confirm)))
+      #expect(navigator.alert?.buttons[0].action(as: CourseAction.self) == .delete(id: 1))
+      #expect(navigator.respond(to: try #require(navigator.alert?.buttons[0])))
       #expect(list.rows.map(\.name) == ["Concurrency"])
       #expect(navigator.alert == nil)
     }
