@@ -15,9 +15,6 @@ public final class CourseDetailViewModel {
   /// The course's page, or "No link".
   public let linkText: String
 
-  /// Formats `course` for the detail screen.
-  ///
-  /// - Parameter course: The course.
   /// The label of the button that asks to remove the course from the list.
   public let removeTitle = "Remove from list"
   /// An alert the detail asks its flow to show.
@@ -35,6 +32,9 @@ public final class CourseDetailViewModel {
     alertPipe.input.send(.confirmRemoval(courseID: course.id, courseName: course.name))
   }
 
+  /// Formats `course` for the detail screen.
+  ///
+  /// - Parameter course: The course.
   public init(course: Course) {
     self.course = course
     titleText = course.name
