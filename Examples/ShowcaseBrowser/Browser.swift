@@ -177,13 +177,24 @@ public final class Browser: @unchecked Sendable {
   }
 
   /// Clicks the first element matching `selector`, as a person would.
+  ///
+  /// A live page may replace the element between finding and clicking it (a patch redraws
+  /// it); then it is found again and clicked, up to three times, as a person would click what
+  /// is on screen now.
   public func click(_ selector: String) async throws {
-    let element = try await command(
-      "POST", "element", ["using": "css selector", "value": selector])
-    guard let id = (element as? [String: Any])?.values.first as? String else {
-      throw WebDriverError.noElement(selector: selector)
+    for attempt in 1...3 {
+      let element = try await command(
+        "POST", "element", ["using": "css selector", "value": selector])
+      guard let id = (element as? [String: Any])?.values.first as? String else {
+        throw WebDriverError.noElement(selector: selector)
+      }
+      do {
+        _ = try await command("POST", "element/\(id)/click", [:])
+        return
+      } catch WebDriverError.webDriver(let code, _) where code == "stale element reference" {
+        if attempt == 3 { throw WebDriverError.webDriver(code: code, message: selector) }
+      }
     }
-    _ = try await command("POST", "element/\(id)/click", [:])
   }
 
   /// Presses keys: WebDriver codes such as `\u{E015}` (↓), `\u{E007}` (Enter), `\u{E00C}` (Esc).

@@ -3,8 +3,10 @@ import Tether
 /// Turns an `async` view-model input into the plain action a gesture runs: each call starts the
 /// input and returns at once. It is a `Command` underneath, so its rules are the command's:
 ///
-/// - **One run at a time**: pressing again while the input runs does nothing (a double press
-///   does not load twice).
+/// - **One run at a time, the latest wins**: pressing again while the input still runs cancels
+///   that run and starts a new one (the command's `.replace` rule). A press is never dropped —
+///   a Retry pressed the moment an error shows retries, even if the failed run is still
+///   unwinding — and two runs never overlap.
 /// - **Cancelled with its owner**: when the action is released — its view dropped because the
 ///   screen left the stack — the run in flight is cancelled, so a load started by a button of a
 ///   popped screen stops, and the view model it holds is released.
@@ -21,6 +23,8 @@ import Tether
 /// - Returns: An action that starts it.
 @MainActor
 public func asyncAction(_ input: @escaping @MainActor () async -> Void) -> @MainActor () -> Void {
-  let command = Command<Void, Void, Never> { () async throws(Never) in await input() }
+  let command = Command<Void, Void, Never>(reentry: .replace) { () async throws(Never) in
+    await input()
+  }
   return { command.start() }
 }

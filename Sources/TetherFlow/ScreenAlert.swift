@@ -4,11 +4,11 @@ import Foundation
 /// view-model outputs; no view or flow compares message strings. A button can carry the action
 /// it asks of the flow as data (``Button/init(_:role:action:)``), so a test asserts it and a
 /// resumed web session restores the alert with its meaning.
-public struct ScreenAlert: Equatable, Hashable, Sendable, CustomStringConvertible {
+public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
   /// One button of an alert.
-  public struct Button: Equatable, Hashable, Sendable {
+  public struct Button: Codable, Equatable, Hashable, Sendable {
     /// What pressing the button means.
-    public enum Role: Equatable, Hashable, Sendable {
+    public enum Role: String, Codable, Equatable, Hashable, Sendable {
       /// Acknowledges the alert (OK).
       case acknowledge
       /// Backs out of the alert (Cancel); Escape presses it when the alert has one.
@@ -94,6 +94,18 @@ public struct ScreenAlert: Equatable, Hashable, Sendable, CustomStringConvertibl
     self.title = title
     self.message = message
     self.buttons = buttons.isEmpty ? [.ok] : buttons
+  }
+
+  /// Decodes an alert, keeping the rule that it has at least one button.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: The decoder's error for a missing or mistyped field.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      title: try container.decode(String.self, forKey: .title),
+      message: try container.decode(String.self, forKey: .message),
+      buttons: try container.decode([Button].self, forKey: .buttons))
   }
 
   /// The button Escape (``ScreenKey/cancel``) presses: the cancel button if there is one,

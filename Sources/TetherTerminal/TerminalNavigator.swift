@@ -6,9 +6,10 @@ import TetherFlow
 /// screen on the stack, made by the view factory when the screen first appears and dropped
 /// when the screen leaves.
 ///
-/// Keys go to the alert first (TetherFlow's rule, `ScreenStack.handleAlertKey(_:)`: Enter
-/// presses the default button, Esc the cancel button), then to the top screen's view, then to
-/// navigation: Esc, Backspace or ← goes back, `q` or Ctrl-C quits.
+/// Keys go by TetherFlow's rule (`ScreenPresenter.route`): to the alert first (Enter presses the
+/// default button, Esc the cancel button), then to the top screen's view, then to navigation:
+/// Esc, Backspace or ← goes back, `q` or Ctrl-C quits. ``snapshot()`` and ``restore(_:)`` take
+/// and give back what is shown — the path, each list's selection, the alert — as data.
 @MainActor
 public final class TerminalNavigator {
   /// Called when the user asks to quit: ``TerminalExit/quit`` for `q`,
@@ -18,8 +19,7 @@ public final class TerminalNavigator {
   /// up): the place for an app's global shortcuts.
   public var onUnhandledKey: (Key) -> Void = { _ in }
 
-  private let stack: any TerminalStack
-  private let views: ScreenViewCache<any TerminalView>
+  private let presenter: ScreenPresenter<any TerminalView>
 
   /// Creates a navigator that renders `stack`.
   ///
@@ -30,29 +30,39 @@ public final class TerminalNavigator {
     stack: ScreenStack<Destination>,
     makeView: @escaping @MainActor (Screen<Destination>) -> any TerminalView
   ) {
-    self.stack = StackAdapter(stack: stack)
     // One view per screen shown; a screen's view appears once, when it is first shown.
-    views = ScreenViewCache(stack: stack, make: makeView)
+    presenter = ScreenPresenter(stack: stack, makeView: makeView)
   }
 
   /// The title of the screen on top, if any.
-  public var topTitle: String? { stack.titles.last }
+  public var topTitle: String? { presenter.titles.last }
+
+  /// What is shown, as data: the path, each screen's view state (a list's selected row) and
+  /// the alert. Give it to ``restore(_:)`` on a stack rebuilt from its path.
+  public func snapshot() -> ScreenStackSnapshot {
+    presenter.snapshot()
+  }
+
+  /// Restores each screen's view state and the alert of `snapshot` on a stack already rebuilt
+  /// from its path (by the app's flow, as a deep link).
+  ///
+  /// - Parameter snapshot: What was shown.
+  public func restore(_ snapshot: ScreenStackSnapshot) {
+    presenter.restore(snapshot)
+  }
 
   /// Routes one key: alert, then the top view, then navigation.
   ///
   /// - Parameter key: The key the user pressed.
   public func handle(_ key: Key) {
-    if stack.hasAlert {
-      if key == .control("c") { onQuit(.interrupted) }
-      if let screenKey = key.screenKey { stack.handleAlertKey(screenKey) }
-      return
-    }
-    if let view = views.topView, view.handle(key) { return }
-    switch key {
-    case .escape, .backspace, .left: stack.pop()
-    case .character("q"): onQuit(.quit)
-    case .control("c"): onQuit(.interrupted)
-    default: onUnhandledKey(key)
+    let isBack = key == .escape || key == .backspace || key == .left
+    let route = presenter.route(key.screenKey, isBack: isBack) { $0.handle(key) }
+    switch (route, key) {
+    case (_, .control("c")): onQuit(.interrupted)  // even over an alert
+    case (.alert, _), (.view, _), (.back, _): break
+    case (.unhandled, .character("q")): onQuit(.quit)
+    case (.unhandled, _) where isBack: break  // back on the root: nothing to pop
+    case (.unhandled, _): onUnhandledKey(key)
     }
   }
 
@@ -64,10 +74,10 @@ public final class TerminalNavigator {
   ///   - height: Rows.
   /// - Returns: The frame.
   public func render(width: Int, height: Int) -> Canvas {
-    let titles = stack.titles  // tracked: a push or pop redraws
-    let alert = stack.alert
+    let titles = presenter.titles  // tracked: a push or pop redraws
+    let alert = presenter.alert
     var canvas = Canvas(width: width, height: height)
-    guard let view = views.topView, let title = titles.last,
+    guard let view = presenter.topView, let title = titles.last,
       canvas.width > 0, canvas.height > 0
     else { return canvas }
     let hint = titles.count > 1 ? "Esc back · q quit" : "q quit"
@@ -84,27 +94,4 @@ public final class TerminalNavigator {
     return canvas
   }
 
-}
-
-/// The parts of a `ScreenStack<Destination>` the terminal needs, without its type
-/// parameter.
-@MainActor
-private protocol TerminalStack {
-  var titles: [String] { get }
-  var alert: ScreenAlert? { get }
-  var hasAlert: Bool { get }
-  func pop()
-  func handleAlertKey(_ key: ScreenKey)
-}
-
-@MainActor
-private struct StackAdapter<Destination>: TerminalStack {
-  let stack: ScreenStack<Destination>
-
-  var titles: [String] { stack.screens.value.map(\.title) }
-  var alert: ScreenAlert? { stack.alert.value }
-  var hasAlert: Bool { stack.alert.value != nil }
-
-  func pop() { stack.pop() }
-  func handleAlertKey(_ key: ScreenKey) { stack.handleAlertKey(key) }
 }

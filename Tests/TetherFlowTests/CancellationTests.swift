@@ -57,7 +57,7 @@ private final class Counter {
     #expect(cache.count == 1)
   }
 
-  @Test func aButtonsAsyncActionRunsOnceAtATimeAndStopsWhenReleased() async {
+  @Test func aButtonsAsyncActionRunsOneAtATimeTheLatestWinningAndStopsWhenReleased() async {
     let clock = TestClock()
     var starts = 0
     var finishes = 0
@@ -68,13 +68,21 @@ private final class Counter {
     }
     action?()
     for _ in 0..<20 { await Task.yield() }
-    action?()  // pressed again while it runs: ignored
+    action?()  // pressed again while it runs: the first run is cancelled, this one goes on
     for _ in 0..<20 { await Task.yield() }
-    #expect(starts == 1)
+    #expect(starts == 2)
+    #expect(finishes == 0)
+    await clock.advance(by: .seconds(1))
+    for _ in 0..<20 { await Task.yield() }
+    #expect(finishes == 1, "only the latest press's run finished")
+
+    action?()
+    for _ in 0..<20 { await Task.yield() }
     action = nil  // the view that held it is gone
     for _ in 0..<20 { await Task.yield() }
     await clock.advance(by: .seconds(2))
     for _ in 0..<20 { await Task.yield() }
-    #expect(finishes == 0, "the released action's run was cancelled")
+    #expect(starts == 3)
+    #expect(finishes == 1, "the released action's run was cancelled")
   }
 }

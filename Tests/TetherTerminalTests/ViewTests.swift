@@ -179,6 +179,30 @@ private struct Item: Identifiable, Equatable {
     #expect(TerminalExit.signal(15).status == 143)  // SIGTERM
   }
 
+  @Test func aSnapshotBringsTheSelectionAndTheAlertBackOnARebuiltNavigator() throws {
+    let rows = MutableProperty((1...5).map { Item(id: $0 * 10, name: "row \($0)") })
+    func app() -> (ScreenStack<Model>, TerminalNavigator) {
+      let stack = ScreenStack<Model>()
+      let navigator = TerminalNavigator(stack: stack) { _ in
+        ListView(rows: rows, format: { item, _ in [item.name] }, onChoose: { _ in })
+      }
+      stack.setRoot(Screen(Model(), title: "List"))
+      return (stack, navigator)
+    }
+    let (stack, navigator) = app()
+    navigator.handle(.down)
+    navigator.handle(.down)
+    stack.present(ScreenAlert(title: "Note", message: "kept"))
+    let snapshot = navigator.snapshot()
+    #expect(snapshot.selections == ["30"])
+
+    let (rebuiltStack, rebuilt) = app()
+    rebuilt.restore(snapshot)
+    #expect(rebuiltStack.alert.value == ScreenAlert(title: "Note", message: "kept"))
+    rebuilt.handle(.enter)  // the alert takes the key
+    #expect(rebuilt.render(width: 30, height: 8).text.contains("› row 3"))
+  }
+
   @Test func tinyTerminalsDrawWhatFits() {
     let (stack, navigator) = navigator()
     stack.setRoot(Screen(Model(), title: "单诗涵 国家大剧院 北京"))

@@ -40,6 +40,16 @@ public final class ListView<Row: Identifiable & Equatable>: TerminalView {
   /// The selected index.
   public var selection: Property<Int> { listSelection.index }
 
+  /// The selected row's id, for a ``TerminalNavigator/snapshot()``.
+  public var restorationKey: String? { listSelection.restorationKey }
+
+  /// Selects the row whose id reads `key`, now or when the rows arrive.
+  ///
+  /// - Parameter key: A key from ``restorationKey``.
+  public func restore(_ key: String) {
+    listSelection.restore(key)
+  }
+
   /// Flexible: a list takes the rows left.
   public func preferredHeight(width: Int) -> Int? { nil }
 

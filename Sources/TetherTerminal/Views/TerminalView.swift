@@ -1,4 +1,5 @@
 import Tether
+import TetherFlow
 
 /// A rectangle of cells.
 public struct Rect: Equatable, Sendable {
@@ -32,8 +33,12 @@ public struct Rect: Equatable, Sendable {
 /// Views read view-model properties while drawing; the app draws frames inside
 /// `observe { }`, so every property a frame read is a dependency and a change redraws the
 /// screen once per burst. No view needs to subscribe by hand.
+///
+/// A view with state worth keeping (``ListView``'s selection) implements TetherFlow's
+/// `ScreenRestorable`, which every terminal view adopts with nothing to keep by default, so
+/// ``TerminalNavigator/snapshot()`` can take it.
 @MainActor
-public protocol TerminalView: AnyObject {
+public protocol TerminalView: ScreenRestorable {
   /// The rows this view wants at `width`, or `nil` to take what is left.
   func preferredHeight(width: Int) -> Int?
   /// Draws the view into `frame` of `canvas`.

@@ -11,17 +11,43 @@ import TetherFlow
 public struct WebResumeState: Equatable, Sendable {
   /// The session the state belongs to; a token is only good for this session.
   public var sessionID: String
+  /// What the page shows, as TetherFlow takes it from the stack (`ScreenPresenter.snapshot`):
+  /// the path, each screen's selection and the alert with its buttons' actions. This type only
+  /// adds whose it is and when it was signed.
+  public var snapshot: ScreenStackSnapshot
+  /// When the state was signed, in whole seconds since 1970.
+  public var issuedAt: Int
+
   /// The stack's path, such as `/gallery/photo/230200400`.
-  public var path: String
-  /// Each screen's ``WebView/restorationKey``, bottom to top (`nil` for a screen with none).
-  public var selections: [String?]
-  /// The alert on screen, if any, with each button's action (``ScreenAlert/Button/payload``).
+  public var path: String {
+    get { snapshot.path }
+    set { snapshot.path = newValue }
+  }
+  /// Each screen's ``WebView`` restoration key, bottom to top (`nil` for a screen with none).
+  public var selections: [String?] {
+    get { snapshot.selections }
+    set { snapshot.selections = newValue }
+  }
+  /// The alert on screen, if any, with each button's action (`ScreenAlert.Button.payload`).
   /// It comes back without the flow's `onResponse` closure (a closure cannot travel in a
   /// token), but a button pressed on the rebuilt session reaches the rebuilt flows through
   /// `Navigator.alertResponses`, action and all.
-  public var alert: ScreenAlert?
-  /// When the state was signed, in whole seconds since 1970.
-  public var issuedAt: Int
+  public var alert: ScreenAlert? {
+    get { snapshot.alert }
+    set { snapshot.alert = newValue }
+  }
+
+  /// Creates a state from a snapshot.
+  ///
+  /// - Parameters:
+  ///   - sessionID: The session it belongs to.
+  ///   - snapshot: What the page shows.
+  ///   - issuedAt: When it was signed, in seconds since 1970.
+  public init(sessionID: String, snapshot: ScreenStackSnapshot, issuedAt: Int = 0) {
+    self.sessionID = sessionID
+    self.snapshot = snapshot
+    self.issuedAt = issuedAt
+  }
 
   /// Creates a state.
   ///
@@ -35,11 +61,10 @@ public struct WebResumeState: Equatable, Sendable {
     sessionID: String, path: String, selections: [String?] = [], alert: ScreenAlert? = nil,
     issuedAt: Int = 0
   ) {
-    self.sessionID = sessionID
-    self.path = path
-    self.selections = selections
-    self.alert = alert
-    self.issuedAt = issuedAt
+    self.init(
+      sessionID: sessionID,
+      snapshot: ScreenStackSnapshot(path: path, selections: selections, alert: alert),
+      issuedAt: issuedAt)
   }
 }
 
@@ -50,8 +75,7 @@ extension WebResumeState {
   /// - Parameter other: Another state.
   /// - Returns: `true` if only ``issuedAt`` may differ.
   public func showsSamePage(as other: WebResumeState) -> Bool {
-    sessionID == other.sessionID && path == other.path && selections == other.selections
-      && alert == other.alert
+    sessionID == other.sessionID && snapshot == other.snapshot
   }
 }
 
@@ -182,6 +206,8 @@ public struct WebResumeSigner: Sendable {
     var p: String
     var s: [String?]
     var a: AlertWire?
+    /// The focused element, when the snapshot names one; absent otherwise.
+    var f: String?
     var at: Int
 
     init(_ state: WebResumeState) {
@@ -193,6 +219,7 @@ public struct WebResumeSigner: Sendable {
           t: alert.title, m: alert.message,
           b: alert.buttons.map { Button(t: $0.title, r: Self.name(of: $0.role), v: $0.payload) })
       }
+      f = state.snapshot.focus
       at = state.issuedAt
     }
 
@@ -206,7 +233,10 @@ public struct WebResumeSigner: Sendable {
         }
         alert = ScreenAlert(title: a.t, message: a.m, buttons: buttons)
       }
-      return WebResumeState(sessionID: i, path: p, selections: s, alert: alert, issuedAt: at)
+      return WebResumeState(
+        sessionID: i,
+        snapshot: ScreenStackSnapshot(path: p, selections: s, alert: alert, focus: f),
+        issuedAt: at)
     }
 
     var json: String {

@@ -15,10 +15,10 @@ public final class WebSession {
   /// Messages the session refused, newest last (at most 20), for logs and tests.
   public private(set) var refused: [WebSessionError] = []
 
-  private let stack: any WebStack
+  /// The stack, its views, the key rule and the snapshot: what every view layer shares.
+  private let presenter: ScreenPresenter<any WebView>
   private let open: @MainActor (ScreenPath) async -> Void
   private let appTitle: String
-  private let views: ScreenViewCache<any WebView>
   private var context = WebRenderContext()
   private var pageTree: HTMLNode?
   private var sentPath: String?
@@ -48,16 +48,15 @@ public final class WebSession {
     makeView: @escaping @MainActor (Screen<Destination>) -> any WebView
   ) {
     self.id = id
-    self.stack = WebStackAdapter(stack: stack)
     self.appTitle = appTitle
     self.open = open
     self.resumeSigner = resumeSigner
-    views = ScreenViewCache(stack: stack, make: makeView)
+    presenter = ScreenPresenter(stack: stack, makeView: makeView)
     renderToken = observe { [weak self] in self?.renderAndSend() }
   }
 
   /// The path the stack shows, such as `/gallery/photo/230200335`.
-  public var path: String { stack.path.description }
+  public var path: String { presenter.path.description }
 
   /// Waits until the appearance of every screen shown has finished — their first loads have
   /// landed (TetherFlow's `ScreenViewCache.appearancesFinished(timeout:)`) — or until
@@ -68,26 +67,21 @@ public final class WebSession {
   /// - Returns: Whether every appearance finished in time.
   @discardableResult
   public func waitForAppearance(timeout: Duration = .seconds(1)) async -> Bool {
-    await views.appearancesFinished(timeout: timeout)
+    await presenter.appearancesFinished(timeout: timeout)
   }
 
   /// What a page needs to rebuild this session elsewhere: the path, each screen's
   /// restoration key and the alert (its `issuedAt` is 0 until signed).
   public var resumeState: WebResumeState {
-    WebResumeState(
-      sessionID: id, path: stack.path.description,
-      selections: views.orderedViews.map(\.restorationKey), alert: stack.alert)
+    WebResumeState(sessionID: id, snapshot: presenter.snapshot())
   }
 
   /// Restores the view state of `state` on a session rebuilt from its path: each screen's
-  /// selection (by position in the stack) and the alert.
+  /// selection (by position in the stack) and the alert, with its buttons' actions.
   ///
   /// - Parameter state: A verified state for this session.
   public func restore(_ state: WebResumeState) {
-    for (view, key) in zip(views.orderedViews, state.selections) {
-      if let key { view.restore(key) }
-    }
-    if let alert = state.alert { stack.present(alert) }
+    presenter.restore(state.snapshot)
     // No render here: the selections and the alert are properties the render observes, and
     // the socket that attaches next sends the whole app.
   }
@@ -101,7 +95,7 @@ public final class WebSession {
   public func document(script: String, style: String) -> String {
     let tree = render()
     pageTree = tree
-    sentPath = stack.path.description
+    sentPath = presenter.path.description
     sentTitle = pageTitle
     sentFocus = context.focus
     var attributes = ""
@@ -156,8 +150,7 @@ public final class WebSession {
     renderToken?.cancel()
     renderToken = nil
     send = nil
-    views.removeAll()
-    stack.release()
+    presenter.release()
   }
 
   /// Routes one message from the page to a view-model input.
@@ -180,21 +173,20 @@ public final class WebSession {
       handler()
     case .key(let key):
       // TetherFlow's rule: an alert takes every key (Enter its default button, Escape its
-      // cancel button); otherwise the top screen's view gets it.
-      if !stack.handleAlertKey(key.screenKey), let view = topView {
-        _ = view.handle(key: key)
-      }
+      // cancel button); otherwise the top screen's view gets it. Back is the page's own
+      // (a navigate message), so no key here pops.
+      presenter.route(key.screenKey) { $0.handle(key: key) }
     case .dismissAlert:
       // The page's dialog was cancelled (Escape): the alert's cancel button.
-      _ = stack.handleAlertKey(.cancel)
+      presenter.handleAlertKey(.cancel)
     case .resume:
       // Read by the registry before the session existed here; a live session has nothing to
       // rebuild.
       return nil
     case .navigate(let path):
       let target = ScreenPath(parsing: path)
-      if let depth = stack.depth(of: target) {
-        stack.pop(toDepth: depth)
+      if let depth = presenter.depth(of: target) {
+        presenter.pop(toDepth: depth)
       } else {
         await open(target)
       }
@@ -211,16 +203,14 @@ public final class WebSession {
     return error
   }
 
-  private var topView: (any WebView)? { views.topView }
-
   private var pageTitle: String {
-    stack.titles.last.map { "\($0) · \(appTitle)" } ?? appTitle
+    presenter.titles.last.map { "\($0) · \(appTitle)" } ?? appTitle
   }
 
   /// The page: a title bar with Back, the top screen, and the alert.
   func render() -> HTMLNode {
     let context = WebRenderContext()
-    let titles = stack.titles
+    let titles = presenter.titles
     let depth = titles.count
     var bar: [HTMLNode] = []
     if depth > 1 {
@@ -231,17 +221,17 @@ public final class WebSession {
     }
     bar.append(.element("h1", id: "title", [], [.text(titles.last ?? appTitle)]))
     var screen: [HTMLNode] = []
-    if let view = views.topView {
+    if let view = presenter.topView {
       screen.append(view.render(id: "s\(depth)", in: context))
     }
     var children: [HTMLNode] = [
       .element("header", id: "bar", [], bar),
       .element("main", id: "screen", [], screen),
     ]
-    if let alert = stack.alert {
+    if let alert = presenter.alert {
       let buttons = alert.buttons.enumerated().map { index, button -> HTMLNode in
         let id = "alert.b\(index)"
-        context.onClick(id) { [stack] in stack.respond(toButtonAt: index) }
+        context.onClick(id) { [presenter] in presenter.respond(toButtonAt: index) }
         if button == alert.defaultButton { context.focus = id }
         return .element(
           "button", id: id, [("type", "button"), ("class", "alert-button")], [.text(button.title)])
@@ -264,7 +254,7 @@ public final class WebSession {
   private func renderAndSend() {
     let tree = render()
     guard let send else { return }
-    let path = stack.path.description
+    let path = presenter.path.description
     let title = pageTitle
     var message = ServerMessage(patches: [], path: nil, title: nil)
     if let pageTree {
@@ -296,48 +286,4 @@ public final class WebSession {
     send(message.json)
   }
 
-}
-
-/// The parts of a `ScreenStack<Destination>` a session needs, without its type parameter.
-@MainActor
-private protocol WebStack {
-  var titles: [String] { get }
-  var alert: ScreenAlert? { get }
-  var path: ScreenPath { get }
-  func depth(of path: ScreenPath) -> Int?
-  func pop(toDepth depth: Int)
-  func handleAlertKey(_ key: ScreenKey) -> Bool
-  func respond(toButtonAt position: Int)
-  func present(_ alert: ScreenAlert)
-  func release()
-}
-
-@MainActor
-private final class WebStackAdapter<Destination>: WebStack {
-  private var stack: ScreenStack<Destination>?
-
-  init(stack: ScreenStack<Destination>) {
-    self.stack = stack
-  }
-
-  var titles: [String] { stack?.screens.value.map(\.title) ?? [] }
-  var alert: ScreenAlert? { stack?.alert.value }
-  var path: ScreenPath { stack?.path.value ?? ScreenPath() }
-
-  /// How many screens show `path` exactly, if the stack's path starts with it.
-  func depth(of path: ScreenPath) -> Int? {
-    var components: [String] = []
-    for (index, screen) in (stack?.screens.value ?? []).enumerated() {
-      components += screen.pathComponents
-      if components == path.components { return index + 1 }
-      if components.count > path.components.count { return nil }
-    }
-    return nil
-  }
-
-  func pop(toDepth depth: Int) { stack?.pop(toDepth: depth) }
-  func handleAlertKey(_ key: ScreenKey) -> Bool { stack?.handleAlertKey(key) ?? false }
-  func respond(toButtonAt position: Int) { stack?.respond(toButtonAt: position) }
-  func present(_ alert: ScreenAlert) { stack?.present(alert) }
-  func release() { stack = nil }
 }

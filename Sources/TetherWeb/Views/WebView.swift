@@ -6,7 +6,7 @@ import TetherFlow
 /// its inputs; it decides nothing. Rendering happens inside `observe { }`, so every property a
 /// view reads while rendering re-renders the page when it changes.
 @MainActor
-public protocol WebView: AnyObject {
+public protocol WebView: ScreenRestorable {
   /// The view's element, with id `id`.
   ///
   /// - Parameters:
@@ -18,24 +18,14 @@ public protocol WebView: AnyObject {
   /// Handles a key; returns `true` if it did.
   func handle(key: WebKey) -> Bool
 
-  /// The view's transient state worth keeping when its session moves to another server —
-  /// for a list, the selected row's id — or `nil`. It travels in a signed resume token
-  /// (``WebResumeState``), so keep it short.
-  var restorationKey: String? { get }
-
-  /// Restores what ``restorationKey`` gave, on a session rebuilt on another server.
-  ///
-  /// - Parameter key: A key this kind of view returned.
-  func restore(_ key: String)
+  // From TetherFlow's `ScreenRestorable`: `restorationKey`, the view's transient state worth
+  // keeping when its session moves to another server (a list's selected row id; it travels in
+  // a signed resume token, so keep it short), and `restore(_:)`, which brings it back.
 }
 
 extension WebView {
   /// Handles no keys.
   public func handle(key: WebKey) -> Bool { false }
-  /// None.
-  public var restorationKey: String? { nil }
-  /// Does nothing.
-  public func restore(_ key: String) {}
 }
 
 /// The keys a page forwards to its session.

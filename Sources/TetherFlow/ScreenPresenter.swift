@@ -1,0 +1,194 @@
+import Tether
+
+/// What every view layer needs of a ``ScreenStack``, written once: the stack without its
+/// `Destination` type, one view per screen (``ScreenViewCache``), the rule that routes a key, and
+/// a ``ScreenStackSnapshot`` of what is shown, taken and restored.
+///
+/// A view layer — the terminal's `TerminalNavigator`, the web's `WebSession`, a UIKit navigation
+/// controller — holds one and adds only what is its own: drawing, and translating its gestures
+/// into ``ScreenKey``s and view-model inputs.
+///
+/// ```swift
+/// let presenter = ScreenPresenter(stack: stack) { screen in makeView(for: screen) }
+/// switch presenter.route(key.screenKey, isBack: key == .escape, toTopView: { $0.handle(key) }) {
+/// case .alert, .view, .back: break
+/// case .unhandled: quitIfAsked(key)
+/// }
+/// ```
+@MainActor
+public final class ScreenPresenter<View> {
+  /// Where a key went.
+  public enum KeyRoute: Equatable, Sendable {
+    /// An alert was shown, and it took the key (it takes every key while it is up).
+    case alert
+    /// The top screen's view handled it.
+    case view
+    /// It was a back key nobody else took: the top screen was popped.
+    case back
+    /// Nobody took it: the layer's own keys (quit, say) come next.
+    case unhandled
+  }
+
+  private let stack: any ErasedStack
+  private let views: ScreenViewCache<View>
+
+  /// Starts presenting `stack`.
+  ///
+  /// - Parameters:
+  ///   - stack: The navigation state.
+  ///   - makeView: The view for a screen, made when it is first shown: a switch over the app's
+  ///     destinations.
+  public init<Destination>(
+    stack: ScreenStack<Destination>, makeView: @escaping @MainActor (Screen<Destination>) -> View
+  ) {
+    self.stack = StackEraser(stack: stack)
+    views = ScreenViewCache(stack: stack, make: makeView)
+  }
+
+  /// The screens' titles, root first.
+  public var titles: [String] { stack.titles }
+  /// The alert shown, if any.
+  public var alert: ScreenAlert? { stack.alert }
+  /// The stack's path.
+  public var path: ScreenPath { stack.path }
+  /// The view of the screen on top, if any.
+  public var topView: View? { views.topView }
+  /// Every screen's view, bottom to top.
+  public var orderedViews: [View] { views.orderedViews }
+
+  /// Routes a key by the rule every view layer follows: an alert shown takes every key (Enter
+  /// presses its default button, Escape its cancel button); otherwise the top screen's view
+  /// gets it; otherwise a back key pops.
+  ///
+  /// - Parameters:
+  ///   - key: The key as a ``ScreenKey``, if it is one.
+  ///   - isBack: Whether the layer's key means "back" (Escape, Backspace or ← in a terminal).
+  ///   - toTopView: Offers the key to the top view, in the layer's own terms; returns whether
+  ///     the view handled it.
+  /// - Returns: Where the key went.
+  @discardableResult
+  public func route(
+    _ key: ScreenKey?, isBack: Bool = false, toTopView: (View) -> Bool
+  ) -> KeyRoute {
+    if stack.alert != nil {
+      if let key { stack.handleAlertKey(key) }
+      return .alert
+    }
+    if let view = views.topView, toTopView(view) { return .view }
+    if isBack, stack.titles.count > 1 {
+      stack.pop()
+      return .back
+    }
+    return .unhandled
+  }
+
+  /// What is shown, as data: the path, each view's ``ScreenRestorable/restorationKey``, the
+  /// alert and `focus`.
+  ///
+  /// - Parameter focus: The focused element's id, for a layer that has one.
+  /// - Returns: The snapshot.
+  public func snapshot(focus: String? = nil) -> ScreenStackSnapshot {
+    ScreenStackSnapshot(
+      path: stack.path.description,
+      selections: views.orderedViews.map { ($0 as? any ScreenRestorable)?.restorationKey },
+      alert: stack.alert, focus: focus)
+  }
+
+  /// Restores the view state of `snapshot` on a stack already rebuilt from its path: each
+  /// screen's view state, by position in the stack, and the alert (without an `onResponse`:
+  /// its buttons reach the flows through ``Navigator/alertResponses``).
+  ///
+  /// - Parameter snapshot: What was shown.
+  public func restore(_ snapshot: ScreenStackSnapshot) {
+    for (view, key) in zip(views.orderedViews, snapshot.selections) {
+      if let key, let view = view as? any ScreenRestorable { view.restore(key) }
+    }
+    if let alert = snapshot.alert { stack.present(alert) }
+  }
+
+  /// How many screens show `path` exactly, if the stack's path starts with it: a browser's Back
+  /// to an earlier entry pops to that depth.
+  ///
+  /// - Parameter path: A path the stack showed.
+  /// - Returns: The depth, or `nil`.
+  public func depth(of path: ScreenPath) -> Int? { stack.depth(of: path) }
+
+  /// Pops the top screen (never the root).
+  public func pop() { stack.pop() }
+  /// Pops until `depth` screens are left.
+  ///
+  /// - Parameter depth: How many screens to keep.
+  public func pop(toDepth depth: Int) { stack.pop(toDepth: depth) }
+  /// Presses the alert's button at `position`, as a click on it does.
+  ///
+  /// - Parameter position: The button's position.
+  public func respond(toButtonAt position: Int) { stack.respond(toButtonAt: position) }
+  /// Presses the alert's button for `key`; see ``route(_:isBack:toTopView:)``.
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: Whether an alert was shown.
+  @discardableResult
+  public func handleAlertKey(_ key: ScreenKey) -> Bool { stack.handleAlertKey(key) }
+
+  /// Waits until every shown screen's appearance has finished, or until `timeout`; see
+  /// ``ScreenViewCache/appearancesFinished(timeout:)``.
+  ///
+  /// - Parameter timeout: The longest wait.
+  /// - Returns: Whether every appearance finished in time.
+  @discardableResult
+  public func appearancesFinished(timeout: Duration = .seconds(1)) async -> Bool {
+    await views.appearancesFinished(timeout: timeout)
+  }
+
+  /// Drops every view (cancelling appearances still running) and lets go of the stack, so its
+  /// flows and view models are released: a layer's session has ended.
+  public func release() {
+    views.removeAll()
+    stack.release()
+  }
+}
+
+/// A `ScreenStack<Destination>` without its type parameter.
+@MainActor
+private protocol ErasedStack {
+  var titles: [String] { get }
+  var alert: ScreenAlert? { get }
+  var path: ScreenPath { get }
+  func depth(of path: ScreenPath) -> Int?
+  func pop()
+  func pop(toDepth depth: Int)
+  @discardableResult func handleAlertKey(_ key: ScreenKey) -> Bool
+  func respond(toButtonAt position: Int)
+  func present(_ alert: ScreenAlert)
+  func release()
+}
+
+@MainActor
+private final class StackEraser<Destination>: ErasedStack {
+  private var stack: ScreenStack<Destination>?
+
+  init(stack: ScreenStack<Destination>) {
+    self.stack = stack
+  }
+
+  var titles: [String] { stack?.screens.value.map(\.title) ?? [] }
+  var alert: ScreenAlert? { stack?.alert.value }
+  var path: ScreenPath { stack?.path.value ?? ScreenPath() }
+
+  func depth(of path: ScreenPath) -> Int? {
+    var components: [String] = []
+    for (index, screen) in (stack?.screens.value ?? []).enumerated() {
+      components += screen.pathComponents
+      if components == path.components { return index + 1 }
+      if components.count > path.components.count { return nil }
+    }
+    return nil
+  }
+
+  func pop() { stack?.pop() }
+  func pop(toDepth depth: Int) { stack?.pop(toDepth: depth) }
+  func handleAlertKey(_ key: ScreenKey) -> Bool { stack?.handleAlertKey(key) ?? false }
+  func respond(toButtonAt position: Int) { stack?.respond(toButtonAt: position) }
+  func present(_ alert: ScreenAlert) { stack?.present(alert) }
+  func release() { stack = nil }
+}
