@@ -36,13 +36,19 @@ public final class LoadCycle {
   /// One run's work: a fetch that applies its result, and returns a value for its caller.
   private typealias Work = @MainActor () async throws(ServiceError) -> Any
 
-  private let command = Command<Work, Any, ServiceError> {
-    (work: Work) async throws(ServiceError) in
-    try await work()
+  // A failure is shown from inside the run, before the command turns `isExecuting` off: the
+  // message is there by the time the spinner goes. A cancelled run shows nothing.
+  private lazy var command = Command<Work, Any, ServiceError> {
+    [weak self] (work: Work) async throws(ServiceError) in
+    do throws(ServiceError) {
+      return try await work()
+    } catch {
+      if !Task.isCancelled { self?.show(error) }
+      throw error
+    }
   }
   private let _errorMessage = MutableProperty<String?>(nil)
   private var message: (ServiceError) -> String = \.userMessage
-  private var errorToken: ObservationToken?
 
   /// Whether a run is in flight: the spinner.
   public var isLoading: Property<Bool> { command.isExecuting }
@@ -54,14 +60,11 @@ public final class LoadCycle {
   public private(set) var lastError: ServiceError?
 
   /// Creates an idle cycle.
-  public init() {
-    // The command sends a failure before it turns `isExecuting` off: the message is shown by
-    // the time the spinner goes.
-    errorToken = command.errors.observe { [weak self] error in
-      guard let self else { return }
-      lastError = error
-      _errorMessage.value = message(error)
-    }
+  public init() {}
+
+  private func show(_ error: ServiceError) {
+    lastError = error
+    _errorMessage.value = message(error)
   }
 
   /// Runs `work` unless a run is in flight.

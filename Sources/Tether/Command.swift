@@ -194,7 +194,10 @@ public final class Command<Input, Output, Failure: Error> {
       task?.cancel()
       Task { @MainActor [weak self] in self?.cancel(run: run) }
     }
-    return outcomes.removeValue(forKey: run) ?? .cancelled
+    let outcome = outcomes.removeValue(forKey: run) ?? .cancelled
+    // An emptied dictionary keeps its storage: drop it, so an idle command holds none.
+    if outcomes.isEmpty { outcomes = [:] }
+    return outcome
   }
 
   /// Starts a run with `input` and returns at once: what a gesture does. The rules are those
@@ -296,6 +299,7 @@ public final class Command<Input, Output, Failure: Error> {
 
   private func resumeWaiters(of run: Int, with outcome: Outcome) {
     guard let continuation = waiters.removeValue(forKey: run) else { return }
+    if waiters.isEmpty { waiters = [:] }
     outcomes[run] = outcome
     continuation.resume()
   }

@@ -23,8 +23,31 @@ import Tether
 /// - Returns: An action that starts it.
 @MainActor
 public func asyncAction(_ input: @escaping @MainActor () async -> Void) -> @MainActor () -> Void {
-  let command = Command<Void, Void, Never>(reentry: .replace) { () async throws(Never) in
-    await input()
+  let action = LazyCommand(input)
+  return { action.start() }
+}
+
+/// The command of an ``asyncAction(_:)``, made on the first press: most buttons are never
+/// pressed, and an unpressed one costs this box and its closure alone.
+@MainActor
+private final class LazyCommand {
+  private let input: @MainActor () async -> Void
+  private var command: Command<Void, Void, Never>?
+
+  init(_ input: @escaping @MainActor () async -> Void) {
+    self.input = input
   }
-  return { command.start() }
+
+  func start() {
+    if let command {
+      command.start()
+      return
+    }
+    let input = self.input
+    let made = Command<Void, Void, Never>(reentry: .replace) { () async throws(Never) in
+      await input()
+    }
+    command = made
+    made.start()
+  }
 }

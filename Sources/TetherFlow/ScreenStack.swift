@@ -16,7 +16,13 @@ public final class ScreenStack<Destination>: Navigator {
   private let _screens = MutableProperty<[Screen<Destination>]>([])
   private let _alert = MutableProperty<ScreenAlert?>(nil)
   private var alertResponse: (@MainActor (ScreenAlert.Button) -> Void)?
-  private let responsePipe = Signal<ScreenAlert.Button>.pipe()
+  // Made on first use: a stack nobody listens to for responses holds no pipe.
+  private var hasResponsePipe = false
+  private lazy var responsePipe:
+    (output: Signal<ScreenAlert.Button>, input: Signal<ScreenAlert.Button>.Emitter) = {
+      hasResponsePipe = true
+      return Signal<ScreenAlert.Button>.pipe()
+    }()
   /// Every button pressed on an alert of this stack, after the alert's `onResponse`.
   public var alertResponses: Signal<ScreenAlert.Button> { responsePipe.output }
 
@@ -90,7 +96,7 @@ public final class ScreenStack<Destination>: Navigator {
     alertResponse = nil
     _alert.value = nil
     response?(button)
-    responsePipe.input.send(button)
+    if hasResponsePipe { responsePipe.input.send(button) }
     return true
   }
 
