@@ -67,7 +67,7 @@ public final class CoursesFlow: FlowController {
       ScreenAlert(
         title: "Remove “\(name)”?", message: "It leaves the list until the next visit.",
         buttons: [
-          ScreenAlert.Button("Remove", role: .confirm, action: CoursesAction.remove(id: id)),
+          ScreenAlert.Button("Remove", role: .destructive, action: CoursesAction.remove(id: id)),
           ScreenAlert.Button("Cancel", role: .cancel),
         ])
     }

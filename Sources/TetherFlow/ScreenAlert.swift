@@ -15,6 +15,10 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
       case cancel
       /// Goes ahead with something.
       case confirm
+      /// Does something that cannot be undone (Delete, Discard). Enter never presses it unless
+      /// the alert names it as its default (``ScreenAlert/init(title:message:buttons:default:)``);
+      /// view layers mark it as dangerous.
+      case destructive
     }
 
     /// The label.
@@ -83,6 +87,8 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
   public var message: String
   /// The buttons, in reading order; never empty.
   public var buttons: [Button]
+  /// The button the alert names as Enter's, if any; see ``defaultButton``.
+  public var preferredDefault: Button?
 
   /// Creates an alert.
   ///
@@ -90,13 +96,21 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
   ///   - title: The title.
   ///   - message: The message.
   ///   - buttons: The buttons; an empty list means a single OK button.
-  public init(title: String, message: String, buttons: [Button] = [.ok]) {
+  ///   - preferredDefault: The button Enter presses, when the rule of ``defaultButton`` is not
+  ///     wanted: the only way to make a destructive button the default. A button not among
+  ///     `buttons` is ignored.
+  public init(
+    title: String, message: String, buttons: [Button] = [.ok],
+    default preferredDefault: Button? = nil
+  ) {
     self.title = title
     self.message = message
     self.buttons = buttons.isEmpty ? [.ok] : buttons
+    self.preferredDefault = preferredDefault.flatMap { self.buttons.contains($0) ? $0 : nil }
   }
 
-  /// Decodes an alert, keeping the rule that it has at least one button.
+  /// Decodes an alert, keeping the rules that it has at least one button and that its
+  /// preferred default is one of them.
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: The decoder's error for a missing or mistyped field.
@@ -105,19 +119,32 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
     self.init(
       title: try container.decode(String.self, forKey: .title),
       message: try container.decode(String.self, forKey: .message),
-      buttons: try container.decode([Button].self, forKey: .buttons))
+      buttons: try container.decode([Button].self, forKey: .buttons),
+      default: try container.decodeIfPresent(Button.self, forKey: .preferredDefault))
   }
 
-  /// The button Escape (``ScreenKey/cancel``) presses: the cancel button if there is one,
-  /// else the last one.
-  public var escapeButton: Button {
-    buttons.first { $0.role == .cancel } ?? buttons.last ?? .ok
+  /// The button Escape (``ScreenKey/cancel``) presses: the cancel button if there is one, else
+  /// the last button that is not destructive, else none (an alert whose buttons are all
+  /// destructive waits for a choice).
+  public var escapeButton: Button? {
+    buttons.first { $0.role == .cancel } ?? buttons.last { $0.role != .destructive }
   }
 
-  /// The button Enter (``ScreenKey/activate``) presses: the first button that is not a cancel
-  /// button, else the first one. View layers mark it as the default.
-  public var defaultButton: Button {
-    buttons.first { $0.role != .cancel } ?? buttons.first ?? .ok
+  /// The button Enter (``ScreenKey/activate``) presses, by one rule for every view layer:
+  ///
+  /// 1. the alert's ``preferredDefault``, if it names one;
+  /// 2. else the first button that goes ahead without harm (``Button/Role/acknowledge`` or
+  ///    ``Button/Role/confirm``);
+  /// 3. else the cancel button, so Enter on "Delete / Cancel" cancels;
+  /// 4. else none: an alert whose buttons are all destructive, and names no default, ignores
+  ///    Enter.
+  ///
+  /// A destructive button is never the default unless the alert says so. View layers mark the
+  /// default button.
+  public var defaultButton: Button? {
+    if let preferredDefault { return preferredDefault }
+    return buttons.first { $0.role == .acknowledge || $0.role == .confirm }
+      ?? buttons.first { $0.role == .cancel }
   }
 
   /// The button `key` presses: ``defaultButton`` for ``ScreenKey/activate``,

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Tether
 import TetherFlow
@@ -165,7 +166,48 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
     let noCancel = ScreenAlert(
       title: "T", message: "M", buttons: [confirm, .init("Later", role: .acknowledge)])
     #expect(noCancel.defaultButton == confirm)
-    #expect(noCancel.escapeButton.title == "Later", "no cancel button: Escape presses the last")
+    #expect(noCancel.escapeButton?.title == "Later", "no cancel button: Escape presses the last")
+  }
+
+  @Test func enterNeverPressesADestructiveButtonUnlessTheAlertSaysSo() throws {
+    let delete = ScreenAlert.Button("Delete", role: .destructive)
+    let ask = ScreenAlert(title: "Delete “Milk”?", message: "M", buttons: [delete, cancel])
+    #expect(ask.defaultButton == cancel, "Enter on Delete / Cancel cancels")
+    #expect(ask.button(for: .activate) == cancel && ask.escapeButton == cancel)
+    let withSafeChoice = ScreenAlert(
+      title: "T", message: "M", buttons: [delete, .init("Archive", role: .confirm), cancel])
+    #expect(withSafeChoice.defaultButton?.title == "Archive")
+    let onlyDestructive = ScreenAlert(title: "T", message: "M", buttons: [delete])
+    #expect(
+      onlyDestructive.defaultButton == nil, "no safe button and none named: Enter does nothing")
+    #expect(onlyDestructive.escapeButton == nil, "nor Escape")
+    #expect(onlyDestructive.button(for: .activate) == nil)
+    let named = ScreenAlert(title: "T", message: "M", buttons: [delete, cancel], default: delete)
+    #expect(named.defaultButton == delete, "the alert names it: the only way")
+    let stranger = ScreenAlert(title: "T", message: "M", buttons: [cancel], default: delete)
+    #expect(stranger.preferredDefault == nil && stranger.defaultButton == cancel)
+    // The rule survives encoding, and a decoded default that is not a button is dropped.
+    let decoded = try JSONDecoder().decode(ScreenAlert.self, from: JSONEncoder().encode(named))
+    #expect(decoded == named && decoded.defaultButton == delete)
+    let forged = Data(
+      #"{"title":"T","message":"M","buttons":[{"title":"Keep","role":"cancel"}],"preferredDefault":{"title":"Delete","role":"destructive"}}"#
+        .utf8)
+    #expect(try JSONDecoder().decode(ScreenAlert.self, from: forged).defaultButton?.title == "Keep")
+  }
+
+  @Test func aStackPressesNothingForEnterOrEscapeWhenNoButtonIsSafe() {
+    let lifetime = Lifetime()
+    let stack = ScreenStack<Model>()
+    stack.setRoot(Screen(Model(), title: "Root"))
+    stack.present(
+      ScreenAlert(title: "T", message: "M", buttons: [.init("Erase", role: .destructive)]))
+    var pressed: [ScreenAlert.Button] = []
+    stack.alertResponses.observe { pressed.append($0) }.store(in: lifetime)
+    #expect(stack.handleAlertKey(.activate), "the alert takes the key")
+    #expect(stack.handleAlertKey(.cancel))
+    #expect(stack.alert.value != nil && pressed.isEmpty, "neither Enter nor Escape erased")
+    stack.respond(to: .init("Erase", role: .destructive))
+    #expect(pressed.map(\.title) == ["Erase"], "only a deliberate press does")
   }
 
   @Test func eachRoleReachesThePresenterAndDismissesTheAlert() {

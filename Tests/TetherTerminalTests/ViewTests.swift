@@ -157,7 +157,7 @@ private struct Item: Identifiable, Equatable {
     let text = navigator.render(width: 60, height: 12).text
     #expect(text.contains("Not for sale"))
     #expect(text.contains("This item is not for sale"))
-    #expect(text.contains("[ OK (Enter) ]"))
+    #expect(text.contains("[ OK (Enter, Esc) ]"), "one button: both keys press it")
     navigator.handle(.character("q"))
     #expect(quit == nil)
     navigator.handle(.enter)

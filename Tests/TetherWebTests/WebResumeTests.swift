@@ -93,6 +93,22 @@ private func hex(_ bytes: [UInt8]) -> String {
     #expect(verified.alert?.buttons.last?.payload == nil)
   }
 
+  @Test func aDestructiveButtonAndANamedDefaultSurviveAToken() throws {
+    let signer = try #require(WebResumeSigner(key: "a key the cluster shares"))
+    let delete = ScreenAlert.Button("Delete", role: .destructive)
+    let cancel = ScreenAlert.Button("Cancel", role: .cancel)
+    for alert in [
+      ScreenAlert(title: "Delete?", message: "M", buttons: [delete, cancel]),
+      ScreenAlert(title: "Delete?", message: "M", buttons: [delete, cancel], default: delete),
+    ] {
+      var asking = state
+      asking.alert = alert
+      let verified = try signer.verify(signer.sign(asking, now: now), now: now)
+      #expect(verified.alert == alert)
+      #expect(verified.alert?.defaultButton == alert.defaultButton)
+    }
+  }
+
   @Test func aShortKeyIsRefused() {
     #expect(WebResumeSigner(key: "short") == nil)
     #expect(WebResumeSigner(key: String(repeating: "k", count: 16)) != nil)

@@ -149,6 +149,30 @@ final class FruitApp {
     #expect(app.stack.alert.value == nil)
   }
 
+  @Test func theAlertIsModalNoClickReachesTheScreenBehindIt() async throws {
+    let app = FruitApp()
+    let session = app.session()
+    _ = session.document(script: "/t.js", style: "/t.css")
+    var sent: [String] = []
+    session.attach { sent.append($0) }
+    await session.receive(#"{"type":"click","id":"s1.r3"}"#)
+    let opened = try #require(sent.last)
+    // The page marks what is behind the dialog inert: no pointer, no focus, no Tab stop.
+    #expect(opened.contains(#"["a","bar","inert",""]"#))
+    #expect(opened.contains(#"["a","screen","inert",""]"#))
+    // A click on a row behind it, sent anyway (a forged or stale page), is refused.
+    let refused = await session.receive(#"{"type":"click","id":"s1.r2"}"#)
+    #expect(refused == .behindModal(id: "s1.r2"))
+    #expect(app.stack.path.value.description == "/", "the row behind the alert did not open")
+    #expect(app.stack.alert.value != nil, "the alert is still up")
+    // Its own buttons still work, and then the screen is live again.
+    await session.receive(#"{"type":"click","id":"alert.b0"}"#)
+    let closed = try #require(sent.last)
+    #expect(closed.contains(#"["a","screen","inert"]"#))
+    await session.receive(#"{"type":"click","id":"s1.r2"}"#)
+    #expect(app.stack.path.value.description == "/fruit/2")
+  }
+
   @Test func browserBackPopsToThePathAndForwardRebuildsIt() async {
     let app = FruitApp()
     let session = app.session()

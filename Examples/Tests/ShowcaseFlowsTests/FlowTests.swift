@@ -169,8 +169,9 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     #expect(alert.title == "Remove “\(course.name)”?")
     #expect(
       alert.buttons.first?.action(as: CoursesFlow.CoursesAction.self) == .remove(id: course.id))
-    #expect(alert.defaultButton.title == "Remove")
-    #expect(navigator.respond(to: alert.escapeButton), "Cancel")
+    #expect(alert.buttons.first?.role == .destructive)
+    #expect(alert.defaultButton?.title == "Cancel", "Enter does not remove")
+    #expect(navigator.respond(to: try #require(alert.escapeButton)), "Cancel")
     #expect(navigator.path == "/courses/course/\(course.id)", "Cancel removes nothing")
     #expect(list.rows.count == BundledCourseService.catalog.count)
 

@@ -130,6 +130,9 @@ public final class AlertBox {
     }
     // The keys that press them are TetherFlow's rule: Enter the default, Esc the cancel button.
     let buttons = alert.buttons.map { button in
+      if button == alert.defaultButton, button == alert.escapeButton {
+        return "[ \(button.title) (Enter, Esc) ]"
+      }
       if button == alert.defaultButton { return "[ \(button.title) (Enter) ]" }
       if button == alert.escapeButton { return "[ \(button.title) (Esc) ]" }
       return "[ \(button.title) ]"

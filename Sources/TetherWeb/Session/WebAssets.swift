@@ -150,5 +150,6 @@ public enum WebAssets {
     .buttons { display: flex; justify-content: flex-end; gap: 0.5rem; }
     .alert-button { padding: 0.4rem 1.2rem; border-radius: 0.5rem; border: 0;
       background: var(--accent); color: var(--bg); cursor: pointer; }
+    .alert-button.destructive { background: var(--error); }
     """#
 }

@@ -92,6 +92,9 @@ public enum WebSessionError: Error, Equatable, Sendable, CustomStringConvertible
   case oversized(bytes: Int, limit: Int)
   /// A click on an element that has no handler now (a stale page).
   case noHandler(id: String)
+  /// A click on the screen behind an open alert: the alert is modal, so only its own buttons
+  /// take clicks (a page shows the screen behind it inert; a forged message gets this).
+  case behindModal(id: String)
 
   /// A sentence for the log.
   public var description: String {
@@ -101,6 +104,7 @@ public enum WebSessionError: Error, Equatable, Sendable, CustomStringConvertible
     case .unknownKey(let key): "unknown key '\(key)'"
     case .oversized(let bytes, let limit): "message of \(bytes) bytes is over the \(limit) limit"
     case .noHandler(let id): "nothing to click at '\(id)'"
+    case .behindModal(let id): "'\(id)' is behind the open alert"
     }
   }
 }

@@ -201,6 +201,8 @@ public struct WebResumeSigner: Sendable {
       var t: String
       var m: String
       var b: [Button]
+      /// The index of the alert's preferred default button; absent when it names none.
+      var d: Int?
     }
     var i: String
     var p: String
@@ -217,7 +219,8 @@ public struct WebResumeSigner: Sendable {
       a = state.alert.map { alert in
         AlertWire(
           t: alert.title, m: alert.message,
-          b: alert.buttons.map { Button(t: $0.title, r: Self.name(of: $0.role), v: $0.payload) })
+          b: alert.buttons.map { Button(t: $0.title, r: Self.name(of: $0.role), v: $0.payload) },
+          d: alert.preferredDefault.flatMap { alert.buttons.firstIndex(of: $0) })
       }
       f = state.snapshot.focus
       at = state.issuedAt
@@ -231,7 +234,8 @@ public struct WebResumeSigner: Sendable {
           guard let role = Self.role(named: button.r) else { return nil }
           buttons.append(ScreenAlert.Button(button.t, role: role, payload: button.v))
         }
-        alert = ScreenAlert(title: a.t, message: a.m, buttons: buttons)
+        let preferred = a.d.flatMap { buttons.indices.contains($0) ? buttons[$0] : nil }
+        alert = ScreenAlert(title: a.t, message: a.m, buttons: buttons, default: preferred)
       }
       return WebResumeState(
         sessionID: i,
@@ -251,6 +255,7 @@ public struct WebResumeSigner: Sendable {
       case .acknowledge: "acknowledge"
       case .cancel: "cancel"
       case .confirm: "confirm"
+      case .destructive: "destructive"
       }
     }
 
@@ -259,6 +264,7 @@ public struct WebResumeSigner: Sendable {
       case "acknowledge": .acknowledge
       case "cancel": .cancel
       case "confirm": .confirm
+      case "destructive": .destructive
       default: nil
       }
     }

@@ -167,6 +167,11 @@ public final class WebSession {
     }
     switch message {
     case .click(let id):
+      // TetherFlow's rule: an alert is modal. Only its own buttons take clicks; the page shows
+      // the screen behind it inert, and a click sent anyway is refused.
+      if presenter.alert != nil, !id.hasPrefix("alert.") {
+        return refuse(.behindModal(id: String(id.prefix(80))))
+      }
       guard let handler = context.clickHandler(for: id) else {
         return refuse(.noHandler(id: String(id.prefix(80))))
       }
@@ -224,17 +229,21 @@ public final class WebSession {
     if let view = presenter.topView {
       screen.append(view.render(id: "s\(depth)", in: context))
     }
+    // Behind an open alert the bar and the screen are inert: no pointer, no focus, no Tab
+    // stop, so focus stays in the dialog.
+    let behind: [(String, String)] = presenter.alert == nil ? [] : [("inert", "")]
     var children: [HTMLNode] = [
-      .element("header", id: "bar", [], bar),
-      .element("main", id: "screen", [], screen),
+      .element("header", id: "bar", behind, bar),
+      .element("main", id: "screen", behind, screen),
     ]
     if let alert = presenter.alert {
       let buttons = alert.buttons.enumerated().map { index, button -> HTMLNode in
         let id = "alert.b\(index)"
         context.onClick(id) { [presenter] in presenter.respond(toButtonAt: index) }
         if button == alert.defaultButton { context.focus = id }
+        let className = button.role == .destructive ? "alert-button destructive" : "alert-button"
         return .element(
-          "button", id: id, [("type", "button"), ("class", "alert-button")], [.text(button.title)])
+          "button", id: id, [("type", "button"), ("class", className)], [.text(button.title)])
       }
       children.append(
         .element(

@@ -108,7 +108,7 @@ enum FlowControllersArticle {
               title: "Delete “\(course.name)”?", message: "This cannot be undone.",
               buttons: [
                 ScreenAlert.Button(
-                  "Delete", role: .confirm, action: CourseAction.delete(id: course.id)),
+                  "Delete", role: .destructive, action: CourseAction.delete(id: course.id)),
                 ScreenAlert.Button("Cancel", role: .cancel),
               ]))
         }
@@ -159,6 +159,7 @@ enum FlowControllersArticle {
       list.userAskedToDelete(row: 0)
       let alert = try #require(navigator.alert)
       #expect(alert.title == "Delete “Swift”?")
+      #expect(alert.defaultButton?.title == "Cancel")  // Enter does not delete
       #expect(navigator.respond(to: alert.buttons[1]))  // Cancel: nothing is deleted
       #expect(list.rows.count == 2)
 
