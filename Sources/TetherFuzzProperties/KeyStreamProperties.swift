@@ -65,6 +65,11 @@ enum KeyStreamProperties {
     case .tab: return [0x09]
     case .backspace: return [0x7F]
     case .escape: return [escape]
+    case .backTab: return [escape, 0x5B, 0x5A]
+    case .alt(let character):
+      guard let value = character.asciiValue else { return nil }
+      return [escape, value]
+    case .paste(let text): return Array("\u{1B}[200~\(text)\u{1B}[201~".utf8)
     case .control(let letter):
       guard let value = letter.asciiValue, (0x61...0x7A).contains(value) else { return nil }
       return [value - 0x60]

@@ -157,7 +157,8 @@ public final class TerminalSession {
     }
     rawModeActive = true
     installFatalSignalHandlers()
-    write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+    // The alternate screen, no cursor, and bracketed paste: pasted text arrives marked.
+    write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[2J")
   }
 
   private func leave() {

@@ -23,8 +23,9 @@ nonisolated(unsafe) var savedSettings = termios()
 nonisolated(unsafe) var rawModeActive = false
 nonisolated(unsafe) private var stopSignalPipe: (read: Int32, write: Int32) = (-1, -1)
 
-/// What leaves the session's screen: attributes reset, cursor shown, main screen back.
-private let leaveSequence = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+/// What leaves the session's screen: attributes reset, bracketed paste off, cursor shown, main
+/// screen back.
+private let leaveSequence = Array("\u{1B}[0m\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l".utf8)
 
 /// Restores the terminal, once, with only async-signal-safe calls (`write`, `tcsetattr`): the
 /// one way out, for a normal end and for a fatal signal's handler alike.

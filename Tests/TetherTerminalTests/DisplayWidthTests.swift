@@ -163,7 +163,47 @@ import Testing
     var parser = KeyParser()
     #expect(parser.feed([0x1B]) == [])
     #expect(parser.flush() == [.escape])
-    #expect(keys("\u{1B}x") == [.escape, .character("x")])
+    #expect(keys("\u{1B}\u{1}") == [.escape, .control("a")])
+  }
+
+  @Test func altAndShiftTab() {
+    #expect(keys("\u{1B}b\u{1B}f") == [.alt("b"), .alt("f")], "what Meta-B and Meta-F send")
+    #expect(keys("\u{1B}[Z") == [.backTab])
+  }
+
+  @Test func aBracketedPasteIsTextNeverKeys() {
+    // Line breaks, a tab, an Escape and a q inside a paste press nothing.
+    let pasted = "line one\r\nq\tline two\u{1B}x"
+    #expect(
+      keys("a\u{1B}[200~\(pasted)\u{1B}[201~b") == [
+        .character("a"), .paste(pasted), .character("b"),
+      ])
+    // Markers split across reads, anywhere.
+    let stream = Array("\u{1B}[200~日本\u{1B}[201~".utf8)
+    for cut in 1..<stream.count {
+      var parser = KeyParser()
+      let split = parser.feed(Array(stream[..<cut])) + parser.feed(Array(stream[cut...]))
+      #expect(split == [.paste("日本")], "cut at \(cut)")
+    }
+  }
+
+  @Test func aPasteWithNoEndEndsAtAPauseAndAHugeOneComesInChunks() {
+    var parser = KeyParser()
+    #expect(parser.feed(Array("\u{1B}[200~half a paste".utf8)) == [])
+    #expect(parser.flush() == [.paste("half a paste")])
+    #expect(parser.feed(Array("q".utf8)) == [.character("q")], "later keys are keys again")
+    // Over a chunk with its end not yet come: what came is delivered, never split inside a
+    // character, and the rest follows when the end marker does.
+    let text = String(repeating: "é", count: KeyParser.pasteChunk)  // two bytes each
+    var big = KeyParser()
+    let first = big.feed(Array("\u{1B}[200~\(text)".utf8))
+    let rest = big.feed(Array("\u{1B}[201~".utf8))
+    let pasted = (first + rest).map { key -> String in
+      if case .paste(let part) = key { return part }
+      return "?"
+    }
+    #expect(first.count == 1 && rest.count == 1 && pasted.joined() == text)
+    #expect(!pasted.joined().contains("\u{FFFD}"))
   }
 
   @Test func editingKeysAndUnknownSequences() {

@@ -7,8 +7,16 @@ public enum Key: Equatable, Hashable, Sendable {
   case up, down, left, right
   case home, end, pageUp, pageDown, delete
   case enter, tab, backspace, escape
+  /// Shift-Tab.
+  case backTab
   /// Control plus a letter, e.g. `.control("c")` for Ctrl-C.
   case control(Character)
+  /// Alt (Meta) plus a character, sent as ESC and the character, e.g. `.alt("b")`.
+  case alt(Character)
+  /// Text pasted while the terminal's bracketed paste mode is on (the session turns it on):
+  /// the text between the markers, taken as text, never as keys — a pasted line break does not
+  /// press Enter. A paste larger than ``KeyParser/pasteChunk`` bytes arrives in several.
+  case paste(String)
   /// An escape sequence this parser does not know, kept whole.
   case unknown([UInt8])
 }
@@ -58,6 +66,16 @@ public struct KeyPress: Equatable, Hashable, Sendable {
 /// sequence until more bytes arrive or none do: call ``flush()`` when input has paused.
 public struct KeyParser: Sendable {
   private var pending: [UInt8] = []
+  /// Inside a bracketed paste whose end marker has not arrived yet.
+  private var inPaste = false
+
+  /// The most bytes of a paste held back waiting for its end marker: beyond it, what has
+  /// arrived is reported as a ``Key/paste(_:)`` of its own (cut between two UTF-8 characters)
+  /// and the paste goes on, so a paste with no end marker cannot grow memory without bound.
+  public static let pasteChunk = 64 * 1024
+
+  static let pasteStart: [UInt8] = Array("\u{1B}[200~".utf8)
+  static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
 
   /// Creates a parser with nothing pending.
   public init() {}
@@ -85,6 +103,21 @@ public struct KeyParser: Sendable {
     var presses: [KeyPress] = []
     var index = 0
     while index < pending.count {
+      if inPaste {
+        guard let (press, length) = pastePress(from: index) else { break }
+        presses.append(press)
+        index += length
+        continue
+      }
+      if pending[index...].starts(with: Self.pasteStart) {
+        // The start marker belongs to the paste's first press.
+        guard let (press, length) = pastePress(from: index, marker: Self.pasteStart.count)
+        else { break }
+        presses.append(press)
+        index += length
+        continue
+      }
+      if Self.pasteStart.starts(with: pending[index...]) { break }  // maybe a paste's start
       guard let (key, length) = Self.parse(pending[index...]) else { break }
       presses.append(KeyPress(key: key, bytes: Array(pending[index..<(index + length)])))
       index += length
@@ -93,8 +126,44 @@ public struct KeyParser: Sendable {
     return presses
   }
 
-  /// Ends whatever is pending after input paused: a lone ESC is the Escape key; an unfinished
-  /// sequence or character is reported as ``Key/unknown(_:)``.
+  /// The paste press starting at `start` (after `marker` bytes of start marker, if any): up to
+  /// and with its end marker, or a chunk of ``pasteChunk`` bytes, or `nil` to wait for more.
+  private mutating func pastePress(from start: Int, marker: Int = 0) -> (KeyPress, Int)? {
+    let textStart = start + marker
+    let rest = pending[textStart...]
+    if let end = Self.firstRange(of: Self.pasteEnd, in: rest) {
+      inPaste = false
+      let text = String(decoding: pending[textStart..<end], as: UTF8.self)
+      let length = end + Self.pasteEnd.count - start
+      return (KeyPress(key: .paste(text), bytes: Array(pending[start..<(start + length)])), length)
+    }
+    // Keep back what could be the start of the end marker, and wait, up to a chunk.
+    guard rest.count > Self.pasteChunk else {
+      // A start marker with nothing after it yet: report nothing until text arrives.
+      return nil
+    }
+    var cut = textStart + Self.pasteChunk
+    while cut > textStart, (0x80...0xBF).contains(pending[cut]) { cut -= 1 }
+    inPaste = true
+    let text = String(decoding: pending[textStart..<cut], as: UTF8.self)
+    return (KeyPress(key: .paste(text), bytes: Array(pending[start..<cut])), cut - start)
+  }
+
+  private static func firstRange(of marker: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
+    guard bytes.count >= marker.count else { return nil }
+    var index = bytes.startIndex
+    while index <= bytes.endIndex - marker.count {
+      if bytes[index] == marker[0], bytes[index..<(index + marker.count)].elementsEqual(marker) {
+        return index
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// Ends whatever is pending after input paused: a lone ESC is the Escape key; a paste whose
+  /// end marker has not come is ended, with the text that came; an unfinished sequence or
+  /// character is reported as ``Key/unknown(_:)``.
   ///
   /// - Returns: The keys completed by the pause.
   public mutating func flush() -> [Key] {
@@ -105,6 +174,16 @@ public struct KeyParser: Sendable {
   ///
   /// - Returns: The key presses completed by the pause.
   public mutating func flushPresses() -> [KeyPress] {
+    if inPaste || pending.starts(with: Self.pasteStart) {
+      // A pause ends a paste: what has arrived is pasted text. (A terminal sends a paste in
+      // one burst; a start marker never followed by its end must not swallow every later key.)
+      let marker = inPaste ? 0 : Self.pasteStart.count
+      inPaste = false
+      defer { pending = [] }
+      guard pending.count > marker else { return [KeyPress(key: .paste(""), bytes: pending)] }
+      let text = String(decoding: pending.dropFirst(marker), as: UTF8.self)
+      return [KeyPress(key: .paste(text), bytes: pending)]
+    }
     defer { pending = [] }
     guard let first = pending.first else { return [] }
     if pending.count == 1, first == 0x1B { return [KeyPress(key: .escape, bytes: [0x1B])] }
@@ -150,7 +229,9 @@ public struct KeyParser: Sendable {
       return (key, 3)
     }
     guard kind == UInt8(ascii: "[") else {
-      // ESC followed by anything else: Escape, then that byte on its own.
+      // ESC and a printable ASCII character: Alt with it (what Meta sends). ESC followed by
+      // anything else: Escape, then that byte on its own.
+      if (0x21...0x7E).contains(kind) { return (.alt(Character(Unicode.Scalar(kind))), 2) }
       return (.escape, 1)
     }
     // CSI: parameters and intermediates (0x20...0x3F), then a final byte (0x40...0x7E).
@@ -168,6 +249,7 @@ public struct KeyParser: Sendable {
       case (UInt8(ascii: "D"), _): .left
       case (UInt8(ascii: "H"), _): .home
       case (UInt8(ascii: "F"), _): .end
+      case (UInt8(ascii: "Z"), ""): .backTab
       case (UInt8(ascii: "~"), "1"), (UInt8(ascii: "~"), "7"): .home
       case (UInt8(ascii: "~"), "4"), (UInt8(ascii: "~"), "8"): .end
       case (UInt8(ascii: "~"), "3"): .delete
