@@ -82,6 +82,40 @@ public enum HTMLNode: Equatable, Sendable {
     }
   }
 
+  /// The tree with the element `id`'s attributes changed: each name set to its value, or
+  /// removed for `nil`. The tree is unchanged when no element has that id.
+  ///
+  /// - Parameters:
+  ///   - changes: The attributes to set or remove.
+  ///   - id: The element.
+  /// - Returns: The changed tree.
+  func setting(_ changes: [(name: String, value: String?)], onElement id: String) -> HTMLNode {
+    guard case .element(var element) = self else { return self }
+    if element.id == id {
+      for (name, value) in changes {
+        let index = element.attributes.firstIndex { $0.name == name }
+        switch (index, value) {
+        case (let index?, let value?): element.attributes[index].value = value
+        case (let index?, nil): element.attributes.remove(at: index)
+        case (nil, let value?): element.attributes.append((name, value))
+        case (nil, nil): break
+        }
+      }
+      return .element(element)
+    }
+    var changed = false
+    for index in element.children.indices {
+      guard case .element = element.children[index] else { continue }
+      let child = element.children[index].setting(changes, onElement: id)
+      if child != element.children[index] {
+        element.children[index] = child
+        changed = true
+        break
+      }
+    }
+    return changed ? .element(element) : self
+  }
+
   /// Every text in the tree, in document order, joined by spaces: what a reader sees.
   public var visibleText: String {
     switch self {

@@ -9,11 +9,36 @@ public enum HTMLPatch: Equatable, Sendable {
   case text(id: String, text: String)
   /// Set attribute `name` of element `id`; `nil` removes it.
   case attribute(id: String, name: String, value: String?)
+  /// Set the live value of the field `id` — what a person types or ticks — because the model
+  /// changed it on purpose (a field cleared after submit). A page that has typed in the field
+  /// since the model's newest acknowledged edit keeps its own text (TetherFlow's
+  /// `FieldUpdate.applies(toFieldAt:)`).
+  case value(id: String, value: FieldValue, acknowledged: Int)
+
+  /// The live value of a field.
+  public enum FieldValue: Equatable, Sendable {
+    /// A text field's text.
+    case text(String)
+    /// Whether a checkbox is ticked.
+    case checked(Bool)
+  }
+
+  /// The attributes of an `input` that describe its live state — the text typed, the box
+  /// ticked, the newest edit the server had seen. They are never patched as attributes (a
+  /// browser shows the live value, not the attribute, once a person has typed): a change to
+  /// `value` or `checked` travels as ``value(id:value:acknowledged:)``. They are rendered, so a
+  /// whole page, or a replaced element, starts from the model's value.
+  ///
+  /// The session keeps the page's own edits in the tree it diffs against, so the echo of what
+  /// was typed is no change at all, and only the model's own changes are sent.
+  static let liveFieldAttributes: Set<String> = ["value", "checked", "data-ack"]
 
   /// The id of the element the patch changes.
   public var targetID: String {
     switch self {
-    case .replace(let id, _), .children(let id, _), .text(let id, _), .attribute(let id, _, _): id
+    case .replace(let id, _), .children(let id, _), .text(let id, _), .attribute(let id, _, _),
+      .value(let id, _, _):
+      id
     }
   }
 
@@ -38,10 +63,23 @@ public enum HTMLPatch: Equatable, Sendable {
       patches.append(.replace(id: before.id, html: new.html))
       return
     }
-    for (name, value) in after.attributes where before[attribute: name] != value {
+    let live = after.tag == "input" ? liveFieldAttributes : []
+    if after.tag == "input" {
+      let acknowledged = after[attribute: "data-ack"].flatMap { Int($0) } ?? 0
+      if after[attribute: "type"] == "checkbox" {
+        let checked = after[attribute: "checked"] != nil
+        if checked != (before[attribute: "checked"] != nil) {
+          patches.append(.value(id: after.id, value: .checked(checked), acknowledged: acknowledged))
+        }
+      } else if let text = after[attribute: "value"], text != before[attribute: "value"] ?? "" {
+        patches.append(.value(id: after.id, value: .text(text), acknowledged: acknowledged))
+      }
+    }
+    for (name, value) in after.attributes
+    where before[attribute: name] != value && !live.contains(name) {
       patches.append(.attribute(id: after.id, name: name, value: value))
     }
-    for (name, _) in before.attributes where after[attribute: name] == nil {
+    for (name, _) in before.attributes where after[attribute: name] == nil && !live.contains(name) {
       patches.append(.attribute(id: after.id, name: name, value: nil))
     }
     guard before.children != after.children else { return }

@@ -19,6 +19,20 @@ public enum WebAssets {
       const isTyping = (element) =>
         !!element && (element.tagName === "INPUT" || element.tagName === "TEXTAREA" ||
           element.isContentEditable);
+      // Each field's newest edit number: the server acknowledges edits by it, and a value it
+      // sends for a field with newer typing than it had seen is not applied.
+      const seqs = {};
+      const isField = (element) => !!element && element.tagName === "INPUT" && !!element.id;
+      const isCheckbox = (element) => element.type === "checkbox";
+      const fieldMessage = (element) => isCheckbox(element)
+        ? { type: "check", id: element.id, checked: element.checked, seq: seqs[element.id] }
+        : { type: "input", id: element.id, value: element.value, seq: seqs[element.id] };
+      // The fields typed in, sent again on every connection: a server that rebuilt the session
+      // elsewhere takes the text that was not yet submitted.
+      function typedFields() {
+        return Object.keys(seqs).map((id) => document.getElementById(id))
+          .filter(isField).map(fieldMessage);
+      }
 
       function connect(resync) {
         const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -27,6 +41,7 @@ public enum WebAssets {
         socket.onopen = () => {
           retries = 0;
           if (resume) socket.send(JSON.stringify({ type: "resume", token: resume }));
+          for (const message of typedFields()) socket.send(JSON.stringify(message));
           for (const message of queued) socket.send(JSON.stringify(message));
           queued = [];
         };
@@ -42,21 +57,35 @@ public enum WebAssets {
 
       function send(message) {
         if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-        else if (queued.length < 20) queued.push(message);
+        // A field's edits are not queued: its latest value goes on the next connection.
+        else if (queued.length < 20 && message.type !== "input" && message.type !== "check") {
+          queued.push(message);
+        }
       }
 
       function apply(message) {
         const typing = isTyping(document.activeElement) ? document.activeElement : null;
+        const caret = typing && typing.selectionStart !== undefined
+          ? [typing.selectionStart, typing.selectionEnd] : null;
+        // Every field typed in, as the page shows it: a patch that redraws one must not take
+        // away text the server has not yet seen.
+        const fields = {};
+        for (const id of Object.keys(seqs)) {
+          const element = document.getElementById(id);
+          if (isField(element)) fields[id] = element;
+        }
         const scrollY = window.scrollY;
         if (message.r) resume = message.r;
         // The server says what to focus: a patch that ends in 1 focuses its element, else "f".
         let focus = message.f;
         for (const patch of message.p) {
-          if (typeof patch[patch.length - 1] === "number") { patch.pop(); focus = patch[1]; }
+          if (patch.length > 3 && patch[0] !== "v" && typeof patch[patch.length - 1] === "number") {
+            patch.pop(); focus = patch[1];
+          } else if (patch.length > 4 && patch[0] === "v") {
+            patch.pop(); focus = patch[1];
+          }
           const element = document.getElementById(patch[1]);
           if (!element) continue;
-          // A focused text field is never overwritten.
-          if (typing && element.contains(typing) && patch[0] !== "a") continue;
           switch (patch[0]) {
             case "r": element.outerHTML = patch[2]; break;
             case "c": element.innerHTML = patch[2]; break;
@@ -65,6 +94,26 @@ public enum WebAssets {
               if (patch.length < 4) element.removeAttribute(patch[2]);
               else element.setAttribute(patch[2], patch[3]);
               break;
+            case "v":
+              // The model changed the field on purpose; newer typing than it had seen stays.
+              element.dataset.ack = patch[3];
+              if ((seqs[patch[1]] || 0) > patch[3]) break;
+              if (isCheckbox(element)) element.checked = patch[2];
+              else if (element.value !== patch[2]) element.value = patch[2];
+              break;
+          }
+        }
+        // A field a patch redrew gets back the text the server had not yet acknowledged, and
+        // the field the person was typing in keeps focus and caret.
+        for (const [id, old] of Object.entries(fields)) {
+          const now = document.getElementById(id);
+          if (!isField(now) || now === old) continue;
+          if ((seqs[id] || 0) > (+now.dataset.ack || 0)) {
+            if (isCheckbox(now)) now.checked = old.checked; else now.value = old.value;
+          }
+          if (old === typing && !focus) {
+            now.focus({ preventScroll: true });
+            if (caret && now.setSelectionRange) now.setSelectionRange(caret[0], caret[1]);
           }
         }
         if (message.path && message.path !== location.pathname) {
@@ -75,9 +124,13 @@ public enum WebAssets {
         // and focusing the selection again does not scroll it.
         const redrawn = message.p.some((patch) => patch[0] === "r" && patch[1] === "app");
         if (redrawn) window.scrollTo(0, scrollY);
-        if (focus && !isTyping(document.activeElement)) {
+        if (focus) {
+          // The server decides focus; a redraw does not take it from a field being typed in.
           const target = document.getElementById(focus);
-          if (target && document.activeElement !== target) target.focus({ preventScroll: redrawn });
+          const keep = isTyping(document.activeElement) && (redrawn || !isField(target));
+          if (target && !keep && document.activeElement !== target) {
+            target.focus({ preventScroll: redrawn });
+          }
         }
         document.dispatchEvent(new CustomEvent("tether:applied"));
       }
@@ -89,7 +142,39 @@ public enum WebAssets {
         event.preventDefault();
         send({ type: "click", id: target.id });
       });
+      document.addEventListener("dblclick", (event) => {
+        const target = event.target.closest("[data-dblclick][id]");
+        if (!target) return;
+        event.preventDefault();
+        send({ type: "dblclick", id: target.id });
+      });
+      document.addEventListener("input", (event) => {
+        const field = event.target;
+        if (!isField(field) || isCheckbox(field)) return;
+        seqs[field.id] = (seqs[field.id] || 0) + 1;
+        send(fieldMessage(field));
+      });
+      document.addEventListener("change", (event) => {
+        const field = event.target;
+        if (!isField(field) || !isCheckbox(field)) return;
+        seqs[field.id] = (seqs[field.id] || 0) + 1;
+        send(fieldMessage(field));
+      });
+      document.addEventListener("focusin", (event) => {
+        if (isField(event.target)) send({ type: "focus", id: event.target.id });
+      });
+      document.addEventListener("focusout", (event) => {
+        if (isField(event.target) && event.target.isConnected) {
+          send({ type: "blur", id: event.target.id });
+        }
+      });
       document.addEventListener("keydown", (event) => {
+        if (isField(event.target) && !isCheckbox(event.target) && !event.isComposing &&
+            (event.key === "Enter" || event.key === "Escape")) {
+          event.preventDefault();
+          send({ type: event.key === "Enter" ? "submit" : "cancel", id: event.target.id });
+          return;
+        }
         if (isTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
         if (!keys.includes(event.key)) return;
         event.preventDefault();

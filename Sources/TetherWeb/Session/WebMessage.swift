@@ -1,5 +1,17 @@
 import Foundation
 
+/// A page's message as JSON, before it is checked.
+private struct ClientWire: Decodable {
+  var type: String
+  var id: String?
+  var key: String?
+  var path: String?
+  var token: String?
+  var value: String?
+  var checked: Bool?
+  var seq: Int?
+}
+
 /// A message from the page: a gesture, or where the browser went.
 public enum ClientMessage: Equatable, Sendable {
   /// The element `id` was clicked.
@@ -13,6 +25,22 @@ public enum ClientMessage: Equatable, Sendable {
   /// The page's newest resume token, sent first on every connection: a server that does not
   /// hold the session rebuilds it from the token (``WebResumeSigner``); one that does ignores it.
   case resume(token: String)
+  /// The text of field `id` changed to `value`: the field's edit number `sequence` (1, 2, …
+  /// per field, in the order the person typed). A page that reconnects sends its fields'
+  /// unacknowledged text again this way, so typing survives a server's death.
+  case input(id: String, value: String, sequence: Int)
+  /// The checkbox `id` was ticked or unticked: its edit number `sequence`.
+  case check(id: String, checked: Bool, sequence: Int)
+  /// Enter in field `id`.
+  case submit(id: String)
+  /// Escape in field `id`.
+  case cancel(id: String)
+  /// Field `id` took focus (a click or Tab in the page).
+  case focus(id: String)
+  /// Field `id` lost focus.
+  case blur(id: String)
+  /// The element `id` was double-clicked.
+  case doubleClick(id: String)
 
   /// The largest message a page sends, in bytes; anything larger is refused.
   public static let maximumSize = 4096
@@ -25,16 +53,9 @@ public enum ClientMessage: Equatable, Sendable {
     guard text.utf8.count <= Self.maximumSize else {
       throw .oversized(bytes: text.utf8.count, limit: Self.maximumSize)
     }
-    struct Wire: Decodable {
-      var type: String
-      var id: String?
-      var key: String?
-      var path: String?
-      var token: String?
-    }
-    let wire: Wire
+    let wire: ClientWire
     do {
-      wire = try JSONDecoder().decode(Wire.self, from: Data(text.utf8))
+      wire = try JSONDecoder().decode(ClientWire.self, from: Data(text.utf8))
     } catch {
       throw .malformed(String(describing: error).prefix(200).description)
     }
@@ -59,9 +80,38 @@ public enum ClientMessage: Equatable, Sendable {
         throw .malformed("resume needs a token")
       }
       self = .resume(token: token)
+    case "input":
+      let id = try Self.id(wire)
+      guard let value = wire.value else { throw .malformed("input needs a value") }
+      self = .input(id: id, value: value, sequence: try Self.sequence(wire))
+    case "check":
+      let id = try Self.id(wire)
+      guard let checked = wire.checked else { throw .malformed("check needs checked") }
+      self = .check(id: id, checked: checked, sequence: try Self.sequence(wire))
+    case "submit": self = .submit(id: try Self.id(wire))
+    case "cancel": self = .cancel(id: try Self.id(wire))
+    case "focus": self = .focus(id: try Self.id(wire))
+    case "blur": self = .blur(id: try Self.id(wire))
+    case "dblclick": self = .doubleClick(id: try Self.id(wire))
     default:
       throw .unknownType(String(wire.type.prefix(40)))
     }
+  }
+
+  private static func id(_ wire: ClientWire) throws(WebSessionError) -> String {
+    guard let id = wire.id, !id.isEmpty else { throw .malformed("\(wire.type) needs an id") }
+    return id
+  }
+
+  private static func sequence(_ wire: ClientWire) throws(WebSessionError) -> Int {
+    guard let sequence = wire.seq, sequence > 0 else {
+      throw .malformed("\(wire.type) needs a positive seq")
+    }
+    return sequence
+  }
+
+  private static func json(type: String, id: String) -> String {
+    "{\"type\":\"\(type)\",\"id\":\(quote(id, escapingLessThan: false))}"
   }
 
   /// The message as the page sends it, e.g. `{"type":"click","id":"s1.0"}`:
@@ -76,6 +126,15 @@ public enum ClientMessage: Equatable, Sendable {
     case .dismissAlert: "{\"type\":\"dismiss\"}"
     case .resume(let token):
       "{\"type\":\"resume\",\"token\":\(quote(token, escapingLessThan: false))}"
+    case .input(let id, let value, let sequence):
+      "{\"type\":\"input\",\"id\":\(quote(id, escapingLessThan: false)),\"value\":\(quote(value, escapingLessThan: false)),\"seq\":\(sequence)}"
+    case .check(let id, let checked, let sequence):
+      "{\"type\":\"check\",\"id\":\(quote(id, escapingLessThan: false)),\"checked\":\(checked),\"seq\":\(sequence)}"
+    case .submit(let id): Self.json(type: "submit", id: id)
+    case .cancel(let id): Self.json(type: "cancel", id: id)
+    case .focus(let id): Self.json(type: "focus", id: id)
+    case .blur(let id): Self.json(type: "blur", id: id)
+    case .doubleClick(let id): Self.json(type: "dblclick", id: id)
     }
   }
 }
@@ -171,6 +230,10 @@ public struct ServerMessage: Equatable, Sendable {
     // A removed attribute has no value at all, not `null`: five bytes less on every
     // selection move, which removes one `aria-selected` and sets another.
     case .attribute(let id, let name, nil): "[\"a\",\(quote(id)),\(quote(name))]"
+    case .value(let id, .text(let text), let acknowledged):
+      "[\"v\",\(quote(id)),\(quote(text)),\(acknowledged)]"
+    case .value(let id, .checked(let checked), let acknowledged):
+      "[\"v\",\(quote(id)),\(checked),\(acknowledged)]"
     }
   }
 }

@@ -169,13 +169,41 @@ public final class WebSession {
     case .click(let id):
       // TetherFlow's rule: an alert is modal. Only its own buttons take clicks; the page shows
       // the screen behind it inert, and a click sent anyway is refused.
-      if presenter.alert != nil, !id.hasPrefix("alert.") {
-        return refuse(.behindModal(id: String(id.prefix(80))))
-      }
+      if let refusal = refusalBehindModal(id) { return refusal }
       guard let handler = context.clickHandler(for: id) else {
         return refuse(.noHandler(id: String(id.prefix(80))))
       }
       handler()
+    case .doubleClick(let id):
+      if let refusal = refusalBehindModal(id) { return refusal }
+      guard let handler = context.doubleClickHandler(for: id) else {
+        return refuse(.noHandler(id: String(id.prefix(80))))
+      }
+      handler()
+    case .input(let id, _, _), .check(let id, _, _), .submit(let id), .cancel(let id),
+      .focus(let id), .blur(let id):
+      if let refusal = refusalBehindModal(id) { return refusal }
+      guard let handlers = context.fieldHandler(for: id) else {
+        return refuse(.noHandler(id: String(id.prefix(80))))
+      }
+      switch message {
+      case .input(_, let value, let sequence):
+        // The page shows what was typed: the tree it is diffed against says so first, so the
+        // model taking the text is no change to send back (no echo), and only a change of the
+        // model's own (a trimmed or cleared field) goes out.
+        pageTree = pageTree?.setting(
+          [("value", value), ("data-ack", "\(sequence)")], onElement: id)
+        handlers.input?(value, sequence)
+      case .check(_, let checked, let sequence):
+        pageTree = pageTree?.setting(
+          [("checked", checked ? "" : nil), ("data-ack", "\(sequence)")], onElement: id)
+        handlers.check?(checked, sequence)
+      case .submit: handlers.submit?()
+      case .cancel: handlers.cancel?()
+      case .focus: handlers.focus?()
+      case .blur: handlers.blur?()
+      default: break
+      }
     case .key(let key):
       // TetherFlow's rule: an alert takes every key (Enter its default button, Escape its
       // cancel button); otherwise the top screen's view gets it. Back is the page's own
@@ -200,6 +228,12 @@ public final class WebSession {
     // updates within the round trip. The re-render that follows finds nothing left to send.
     renderAndSend()
     return nil
+  }
+
+  /// The refusal of a gesture on the screen behind an open alert, if it is one.
+  private func refusalBehindModal(_ id: String) -> WebSessionError? {
+    guard presenter.alert != nil, !id.hasPrefix("alert.") else { return nil }
+    return refuse(.behindModal(id: String(id.prefix(80))))
   }
 
   private func refuse(_ error: WebSessionError) -> WebSessionError {
@@ -271,6 +305,7 @@ public final class WebSession {
     } else {
       message.patches = [.replace(id: "app", html: tree.html)]
     }
+
     // The server decides focus, always: whenever what this render focuses (the selected row,
     // an alert's default button) is not what the page was last told, or the app was redrawn.
     let redrawn = pageTree == nil

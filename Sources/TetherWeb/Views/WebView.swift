@@ -80,6 +80,71 @@ public final class WebRenderContext {
   public func clickHandler(for id: String) -> (() -> Void)? {
     clickHandlers[id]
   }
+
+  /// What a field of the page answers: its edits, Enter, Escape, focus and blur.
+  public struct FieldHandlers {
+    /// A text edit: the field's text and the edit's number.
+    public var input: ((String, Int) -> Void)?
+    /// A checkbox edit: ticked or not, and the edit's number.
+    public var check: ((Bool, Int) -> Void)?
+    /// Enter.
+    public var submit: (() -> Void)?
+    /// Escape.
+    public var cancel: (() -> Void)?
+    /// The field took focus.
+    public var focus: (() -> Void)?
+    /// The field lost focus.
+    public var blur: (() -> Void)?
+
+    /// Creates handlers; each is optional.
+    ///
+    /// - Parameters:
+    ///   - input: A text edit.
+    ///   - check: A checkbox edit.
+    ///   - submit: Enter.
+    ///   - cancel: Escape.
+    ///   - focus: Focus taken.
+    ///   - blur: Focus lost.
+    public init(
+      input: ((String, Int) -> Void)? = nil, check: ((Bool, Int) -> Void)? = nil,
+      submit: (() -> Void)? = nil, cancel: (() -> Void)? = nil, focus: (() -> Void)? = nil,
+      blur: (() -> Void)? = nil
+    ) {
+      self.input = input
+      self.check = check
+      self.submit = submit
+      self.cancel = cancel
+      self.focus = focus
+      self.blur = blur
+    }
+  }
+
+  private(set) var fieldHandlers: [String: FieldHandlers] = [:]
+  private(set) var doubleClickHandlers: [String: () -> Void] = [:]
+  /// Answers the field `id`'s edits and keys.
+  ///
+  /// - Parameters:
+  ///   - id: The field (an `input` element).
+  ///   - handlers: What each of its messages does.
+  public func onField(_ id: String, _ handlers: FieldHandlers) {
+    fieldHandlers[id] = handlers
+  }
+
+  /// Runs `action` when the element `id` is double-clicked. The element must carry the
+  /// attribute `data-dblclick` for the page to send it.
+  ///
+  /// - Parameters:
+  ///   - id: The element.
+  ///   - action: The view-model input to send.
+  public func onDoubleClick(_ id: String, _ action: @escaping () -> Void) {
+    doubleClickHandlers[id] = action
+  }
+
+  /// The handlers registered in this render for the field `id`, if any.
+  public func fieldHandler(for id: String) -> FieldHandlers? { fieldHandlers[id] }
+
+  /// The double-click handler registered in this render for `id`, if any.
+  public func doubleClickHandler(for id: String) -> (() -> Void)? { doubleClickHandlers[id] }
 }
 
 /// Makes any text safe as part of an element id: letters and digits stay, anything else

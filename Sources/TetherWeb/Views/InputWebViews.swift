@@ -1,0 +1,147 @@
+import Tether
+import TetherFlow
+
+/// A one-line text field bound both ways to a view model's text (TetherFlow's
+/// ``FieldBinding``): each edit the person makes sets it, numbered, and a change the model
+/// makes on purpose (clearing it after submit, trimming it) reaches the page — never the echo of
+/// what was typed, and never over newer typing.
+///
+/// Enter sends `onSubmit`, Escape `onCancel`; the page sends focus and blur. The field is
+/// focused when `isFocused` is `true`: the server decides focus, the page applies it.
+///
+/// ```swift
+/// TextField(viewModel.newTitle, placeholder: "What needs to be done?",
+///           className: "new-todo", onSubmit: { viewModel.addRequested() })
+/// ```
+@MainActor
+public final class TextField: WebView {
+  private let binding: FieldBinding<String>
+  private let placeholder: String
+  private let label: String?
+  private let className: String?
+  private let isFocused: Property<Bool>?
+  private let handlers: WebRenderContext.FieldHandlers
+
+  /// Creates a field.
+  ///
+  /// - Parameters:
+  ///   - text: The view model's text: the field shows it and writes each edit to it.
+  ///   - placeholder: Shown while the field is empty.
+  ///   - label: The field's accessible name (`aria-label`), for a field with no visible label.
+  ///   - className: The element's class.
+  ///   - isFocused: When `true`, the page focuses the field; `nil` leaves focus alone.
+  ///   - onSubmit: What Enter does.
+  ///   - onCancel: What Escape does.
+  ///   - onBlur: What losing focus does (edit in place commits on blur).
+  public init(
+    _ text: MutableProperty<String>, placeholder: String = "", label: String? = nil,
+    className: String? = nil, isFocused: Property<Bool>? = nil,
+    onSubmit: (() -> Void)? = nil, onCancel: (() -> Void)? = nil, onBlur: (() -> Void)? = nil
+  ) {
+    let binding = FieldBinding(text)
+    self.binding = binding
+    self.placeholder = placeholder
+    self.label = label
+    self.className = className
+    self.isFocused = isFocused
+    handlers = WebRenderContext.FieldHandlers(
+      input: { [weak binding] value, sequence in
+        binding?.userEdited(value, sequence: sequence)
+      },
+      submit: onSubmit, cancel: onCancel, blur: onBlur)
+  }
+
+  /// An `<input type="text">` carrying the model's text and the newest edit it has seen.
+  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+    context.onField(id, handlers)
+    if isFocused?.value == true { context.focus = id }
+    var attributes: [(name: String, value: String)] = [("type", "text")]
+    if let className { attributes.append(("class", className)) }
+    if !placeholder.isEmpty { attributes.append(("placeholder", placeholder)) }
+    if let label { attributes.append(("aria-label", label)) }
+    attributes.append(("autocomplete", "off"))
+    attributes.append(("data-ack", "\(binding.sequence)"))
+    attributes.append(("value", binding.state.value))
+    return .element("input", id: id, attributes)
+  }
+}
+
+/// A checkbox bound both ways to a view model's flag, with the same rules as ``TextField``:
+/// a tick sets it, numbered; the model's own changes reach the page.
+///
+/// ```swift
+/// Checkbox(row.isDone, label: "Toggle \(row.title)", className: "toggle")
+/// ```
+@MainActor
+public final class Checkbox: WebView {
+  private let binding: FieldBinding<Bool>
+  private let label: String
+  private let className: String?
+  private let handlers: WebRenderContext.FieldHandlers
+
+  /// Creates a checkbox.
+  ///
+  /// - Parameters:
+  ///   - isOn: The view model's flag: shown, and set by each tick.
+  ///   - label: The checkbox's accessible name (`aria-label`).
+  ///   - className: The element's class.
+  public init(_ isOn: MutableProperty<Bool>, label: String, className: String? = nil) {
+    let binding = FieldBinding(isOn)
+    self.binding = binding
+    self.label = label
+    self.className = className
+    handlers = WebRenderContext.FieldHandlers(check: { [weak binding] checked, sequence in
+      binding?.userEdited(checked, sequence: sequence)
+    })
+  }
+
+  /// An `<input type="checkbox">`, `checked` when the flag is on.
+  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+    context.onField(id, handlers)
+    var attributes: [(name: String, value: String)] = [("type", "checkbox")]
+    if let className { attributes.append(("class", className)) }
+    attributes.append(("aria-label", label))
+    attributes.append(("data-ack", "\(binding.sequence)"))
+    if binding.state.value { attributes.append(("checked", "")) }
+    return .element("input", id: id, attributes)
+  }
+}
+
+/// A button whose title follows the model (`Clear completed (3)`, `Mark all done`), hidden
+/// while `isHidden` is `true`.
+@MainActor
+public final class DynamicButton: WebView {
+  private let title: Property<String>
+  private let isHidden: Property<Bool>
+  private let className: String?
+  private let action: () -> Void
+
+  /// Creates a button.
+  ///
+  /// - Parameters:
+  ///   - title: The label, following the model.
+  ///   - isHidden: When the button is not shown; never by default.
+  ///   - className: The element's class.
+  ///   - action: What a click does.
+  public init(
+    _ title: Property<String>, isHidden: Property<Bool> = Property(value: false),
+    className: String? = nil, action: @escaping () -> Void
+  ) {
+    self.title = title
+    self.isHidden = isHidden
+    self.className = className
+    self.action = action
+  }
+
+  /// A `<button>`, with `hidden` while hidden.
+  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+    var attributes: [(name: String, value: String)] = [("type", "button")]
+    if let className { attributes.append(("class", className)) }
+    if isHidden.value {
+      attributes.append(("hidden", ""))
+    } else {
+      context.onClick(id, action)
+    }
+    return .element("button", id: id, attributes, [.text(title.value)])
+  }
+}
