@@ -1,3 +1,5 @@
+import Tether
+
 /// One screen a flow asks a navigator to show: a typed destination (the view model, wrapped in
 /// the app's own destination enum), a title and a path component, nothing from a view layer.
 ///
@@ -19,6 +21,12 @@ public final class Screen<Destination> {
   /// An object that lives exactly as long as this screen is shown, typically the flow that
   /// started it.
   public let owner: AnyObject?
+  /// Path components that follow the screen's own state, after ``pathComponents`` — a list's
+  /// filter, `["active"]` in `/todos/active` — or `nil` for a screen whose path never changes.
+  /// It goes both ways: the flow binds it to the view model, the stack's ``ScreenStack/path``
+  /// follows it (a web page's address with it), and a browser's Back or Forward to a path that
+  /// differs only there sets it (``ScreenStack/show(_:)``).
+  public let pathTail: MutableProperty<[String]>?
   /// The view-model input to send when the screen is first shown (its `viewDidLoad`), if any.
   /// A view layer runs it once through ``ScreenViewCache``, and can wait for it to finish.
   public let appearance: (@MainActor () async -> Void)?
@@ -30,16 +38,21 @@ public final class Screen<Destination> {
   ///   - title: The header title.
   ///   - path: The screen's path components (none for a root).
   ///   - owner: Kept alive while the screen is on a navigation stack.
+  ///   - pathTail: Path components that follow the screen's state; see ``pathTail``.
   ///   - onAppear: The view-model input to send when the screen is first shown, such as
   ///     `{ await list.viewDidLoad() }`.
   public init(
     _ destination: Destination, title: String, path: [String] = [], owner: AnyObject? = nil,
-    onAppear: (@MainActor () async -> Void)? = nil
+    pathTail: MutableProperty<[String]>? = nil, onAppear: (@MainActor () async -> Void)? = nil
   ) {
     self.destination = destination
     self.title = title
     self.pathComponents = path
     self.owner = owner
+    self.pathTail = pathTail
     self.appearance = onAppear
   }
+
+  /// ``pathComponents`` and the current ``pathTail``.
+  var fullPathComponents: [String] { pathComponents + (pathTail?.value ?? []) }
 }

@@ -113,6 +113,13 @@ public final class ScreenPresenter<View> {
   /// - Returns: The depth, or `nil`.
   public func depth(of path: ScreenPath) -> Int? { stack.depth(of: path) }
 
+  /// Shows `path` if the stack already holds it; see ``ScreenStack/show(_:)``.
+  ///
+  /// - Parameter path: A path.
+  /// - Returns: Whether the stack shows it now.
+  @discardableResult
+  public func show(_ path: ScreenPath) -> Bool { stack.show(path) }
+
   /// Pops the top screen (never the root).
   public func pop() { stack.pop() }
   /// Pops until `depth` screens are left.
@@ -155,6 +162,7 @@ private protocol ErasedStack {
   var alert: ScreenAlert? { get }
   var path: ScreenPath { get }
   func depth(of path: ScreenPath) -> Int?
+  @discardableResult func show(_ path: ScreenPath) -> Bool
   func pop()
   func pop(toDepth depth: Int)
   @discardableResult func handleAlertKey(_ key: ScreenKey) -> Bool
@@ -174,6 +182,8 @@ private final class StackEraser<Destination>: ErasedStack {
   var titles: [String] { stack?.screens.value.map(\.title) ?? [] }
   var alert: ScreenAlert? { stack?.alert.value }
   var path: ScreenPath { stack?.path.value ?? ScreenPath() }
+
+  func show(_ path: ScreenPath) -> Bool { stack?.show(path) ?? false }
 
   func depth(of path: ScreenPath) -> Int? {
     var components: [String] = []

@@ -31,12 +31,58 @@ public final class ScreenStack<Destination>: Navigator {
   /// The alert shown over the top screen, if any.
   public var alert: Property<ScreenAlert?> { _alert }
   /// The stack's path, such as `/gallery/photo/230200335`, built from the screens' path
-  /// components; `/` for the root alone.
-  public let path: Property<ScreenPath>
+  /// components and tails (``Screen/pathTail``); `/` for the root alone.
+  public var path: Property<ScreenPath> { _path }
+  private let _path = MutableProperty(ScreenPath())
+  private var screensToken: ObservationToken?
+  private var tailTokens: [ObservationToken] = []
 
   /// Creates an empty stack; a flow sets its root.
   public init() {
-    path = _screens.map { screens in ScreenPath(screens.flatMap(\.pathComponents)) }
+    screensToken = _screens.observe { [weak self] screens in
+      guard let self else { return }
+      // A tail that changes changes the path; the tokens of screens gone go with them.
+      tailTokens = screens.compactMap { screen in
+        screen.pathTail?.observe { [weak self] _ in self?.updatePath() }
+      }
+      updatePath()
+    }
+  }
+
+  private func updatePath() {
+    let path = ScreenPath(_screens.value.flatMap(\.fullPathComponents))
+    if path != _path.value { _path.value = path }
+  }
+
+  /// Shows `path` if the stack already holds it: pops to the screen it ends at, and gives what
+  /// follows that screen's own components to its ``Screen/pathTail``. A browser's Back and
+  /// Forward land here; a path the stack does not hold needs a flow to open it.
+  ///
+  /// - Parameter path: A path, such as `/todos/active`.
+  /// - Returns: Whether the stack shows `path` now.
+  @discardableResult
+  public func show(_ path: ScreenPath) -> Bool {
+    let screens = _screens.value
+    var prefix: [String] = []
+    for (index, screen) in screens.enumerated() {
+      let base = prefix + screen.pathComponents
+      guard path.components.starts(with: base) else { return false }
+      let full = base + (screen.pathTail?.value ?? [])
+      if path.components == full {
+        pop(toDepth: index + 1)
+        return true
+      }
+      // A deeper screen continues the path: go on to it.
+      let next = index + 1 < screens.count ? screens[index + 1].pathComponents : []
+      let continues = !next.isEmpty && path.components.starts(with: full + next)
+      if let tail = screen.pathTail, !continues {
+        pop(toDepth: index + 1)
+        tail.value = Array(path.components.dropFirst(base.count))
+        return true
+      }
+      prefix = full
+    }
+    return false
   }
 
   /// The screen on top, if any.

@@ -102,3 +102,38 @@ private final class PickerView: ScreenRestorable {
     }
   }
 }
+
+@MainActor
+@Suite struct PathTailTests {
+  final class Model {}
+
+  @Test func aTailFollowsTheScreensStateAndBackOrForwardSetsIt() {
+    let stack = ScreenStack<Model>()
+    let filter = MutableProperty<[String]>([])
+    stack.setRoot(Screen(Model(), title: "Home"))
+    stack.push(Screen(Model(), title: "Todos", path: ["todos"], pathTail: filter))
+    #expect(stack.path.value.description == "/todos")
+    filter.value = ["active"]
+    #expect(stack.path.value.description == "/todos/active", "the address follows the filter")
+    // Back to /todos: the same screen, another tail.
+    #expect(stack.show(ScreenPath(parsing: "/todos")))
+    #expect(filter.value == [] && stack.screens.value.count == 2)
+    #expect(stack.show(ScreenPath(parsing: "/todos/completed")))
+    #expect(filter.value == ["completed"])
+    #expect(stack.show(ScreenPath(parsing: "/")), "the root")
+    #expect(stack.screens.value.count == 1)
+    #expect(!stack.show(ScreenPath(parsing: "/todos")), "gone: a flow must open it")
+  }
+
+  @Test func aPathThroughADeeperScreenIsNotATail() {
+    let stack = ScreenStack<Model>()
+    let tail = MutableProperty<[String]>([])
+    stack.setRoot(Screen(Model(), title: "Home"))
+    stack.push(Screen(Model(), title: "List", path: ["list"], pathTail: tail))
+    stack.push(Screen(Model(), title: "Item", path: ["item", "7"]))
+    #expect(stack.path.value.description == "/list/item/7")
+    #expect(stack.show(ScreenPath(parsing: "/list/item/7")))
+    #expect(stack.screens.value.count == 3 && tail.value == [])
+    #expect(!stack.show(ScreenPath(parsing: "/other")))
+  }
+}

@@ -218,9 +218,9 @@ public final class WebSession {
       return nil
     case .navigate(let path):
       let target = ScreenPath(parsing: path)
-      if let depth = presenter.depth(of: target) {
-        presenter.pop(toDepth: depth)
-      } else {
+      // A path the stack holds (an earlier screen, or another tail of one: a list's filter)
+      // is shown at once; any other is opened by the app's flows.
+      if !presenter.show(target) {
         await open(target)
       }
     }
