@@ -31,6 +31,7 @@ let package = Package(
     .library(name: "Profile", targets: ["Profile"]),
     .library(name: "Articles", targets: ["Articles"]),
     .library(name: "Entry", targets: ["Entry"]),
+    .library(name: "Todos", targets: ["Todos"]),
     .library(name: "ShowcaseFlows", targets: ["ShowcaseFlows"]),
     .library(name: "ShowcaseWeb", targets: ["ShowcaseWeb"]),
     .library(name: "ShowcaseWebServer", targets: ["ShowcaseWebServer"]),
@@ -93,6 +94,15 @@ let package = Package(
       path: "Entry",
       swiftSettings: swiftSettings
     ),
+    .target(
+      name: "Todos",
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"),
+      ],
+      path: "Todos",
+      swiftSettings: swiftSettings
+    ),
 
     // MARK: - The showcase
 
@@ -101,7 +111,7 @@ let package = Package(
       dependencies: [
         .product(name: "Tether", package: "Tether"),
         .product(name: "TetherFlow", package: "Tether"),
-        "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry",
+        "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry", "Todos",
       ],
       path: "ShowcaseFlows",
       swiftSettings: swiftSettings
@@ -113,6 +123,7 @@ let package = Package(
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherTerminal", package: "Tether"),
         "ShowcaseFlows", "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry",
+        "Todos",
       ],
       path: "ShowcaseTerminal",
       swiftSettings: swiftSettings
@@ -124,6 +135,7 @@ let package = Package(
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherWeb", package: "Tether"),
         "ShowcaseFlows", "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry",
+        "Todos",
       ],
       path: "ShowcaseWeb",
       swiftSettings: swiftSettings
@@ -172,7 +184,7 @@ let package = Package(
     .target(
       name: "ShowcaseServer",
       dependencies: [
-        "Gallery", "Courses", "Profile", "Articles", "Entry", "ExampleSupport",
+        "Gallery", "Courses", "Profile", "Articles", "Entry", "Todos", "ExampleSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -236,7 +248,7 @@ let package = Package(
       name: "FuzzProperties",
       dependencies: [
         .product(name: "TetherFuzzProperties", package: "Tether"),
-        "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry",
+        "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry", "Todos",
       ],
       path: "FuzzProperties",
       swiftSettings: swiftSettings
@@ -247,7 +259,7 @@ let package = Package(
     .target(
       name: "ShowcaseTestSupport",
       dependencies: [
-        "ShowcaseFlows", "Gallery", "Courses", "Profile", "Articles", "Entry",
+        "ShowcaseFlows", "Gallery", "Courses", "Profile", "Articles", "Entry", "Todos",
         .product(name: "TetherFlow", package: "Tether"),
       ],
       path: "Tests/ShowcaseTestSupport",
@@ -269,7 +281,7 @@ let package = Package(
     .testTarget(
       name: "ExamplesTests",
       dependencies: [
-        "Courses", "Profile", "Articles", "Entry", "ExampleSupport",
+        "Courses", "Profile", "Articles", "Entry", "Todos", "ExampleSupport",
         .product(name: "TetherTesting", package: "Tether"),
       ],
       swiftSettings: swiftSettings
@@ -290,7 +302,7 @@ let package = Package(
         "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWeb", "ShowcaseTestSupport",
         "ShowcaseBrowser", "Gallery",
         "Courses", "Profile",
-        "Articles", "Entry",
+        "Articles", "Entry", "Todos",
         "ExampleSupport",
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherTerminal", package: "Tether"),
@@ -304,7 +316,7 @@ let package = Package(
       name: "ShowcaseWebTests",
       dependencies: [
         "ShowcaseWeb", "ShowcaseWebServer", "ShowcaseFlows", "ShowcaseTestSupport", "Gallery",
-        "Courses", "Profile", "Articles", "Entry", "ExampleSupport",
+        "Courses", "Profile", "Articles", "Entry", "Todos", "ExampleSupport",
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "TetherWebHummingbird", package: "Tether"),
         .product(name: "TetherFlow", package: "Tether"),
@@ -318,7 +330,8 @@ let package = Package(
     .testTarget(
       name: "ShowcaseServerTests",
       dependencies: [
-        "ShowcaseServer", "Gallery", "Courses", "Profile", "Articles", "Entry", "ExampleSupport",
+        "ShowcaseServer", "Gallery", "Courses", "Profile", "Articles", "Entry", "Todos",
+        "ExampleSupport",
         "ShowcaseFlows", "ShowcaseTerminal", "ShowcaseWeb",
         .product(name: "Tether", package: "Tether"),
         .product(name: "TetherFlow", package: "Tether"),

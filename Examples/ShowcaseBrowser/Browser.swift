@@ -197,6 +197,37 @@ public final class Browser: @unchecked Sendable {
     }
   }
 
+  /// Moves the mouse over the first element matching `selector` (so `:hover` styles apply)
+  /// and clicks it `count` times in a row: 2 is a double-click.
+  public func pointerClick(_ selector: String, count: Int = 1) async throws {
+    let element = try await command(
+      "POST", "element", ["using": "css selector", "value": selector])
+    guard let id = (element as? [String: Any])?.values.first as? String else {
+      throw WebDriverError.noElement(selector: selector)
+    }
+    var actions: [[String: Any]] = [
+      [
+        "type": "pointerMove", "duration": 0, "x": 0, "y": 0,
+        "origin": ["element-6066-11e4-a52e-4f735466cecf": id],
+      ]
+    ]
+    for _ in 0..<max(1, count) {
+      actions.append(["type": "pointerDown", "button": 0])
+      actions.append(["type": "pointerUp", "button": 0])
+    }
+    _ = try await command(
+      "POST", "actions",
+      [
+        "actions": [
+          [
+            "type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+            "actions": actions,
+          ]
+        ]
+      ])
+    _ = try await command("DELETE", "actions", nil)
+  }
+
   /// Presses keys: WebDriver codes such as `\u{E015}` (↓), `\u{E007}` (Enter), `\u{E00C}` (Esc).
   public func press(_ keys: String) async throws {
     var actions: [[String: Any]] = []

@@ -7,14 +7,19 @@ import TetherFlow
 @MainActor
 public final class MainFlowController: FlowController {
   private let services: ShowcaseServices
+  private let todoList: String
   private let lifetime = Lifetime()
   private var home: HomeViewModel?
 
   /// Creates the main flow.
   ///
-  /// - Parameter services: The services injected into every child flow.
-  public init(services: ShowcaseServices) {
+  /// - Parameters:
+  ///   - services: The services injected into every child flow.
+  ///   - todoList: Whose TodoMVC list to show: a browser's id on the web, the user's name in a
+  ///     terminal.
+  public init(services: ShowcaseServices, todoList: String = "local") {
     self.services = services
+    self.todoList = todoList
   }
 
   /// Builds the home menu; choosing an app starts its flow on top.
@@ -22,9 +27,11 @@ public final class MainFlowController: FlowController {
     let home = HomeViewModel()
     self.home = home
     let services = self.services
+    let todoList = self.todoList
     home.route.observe { [weak navigator] app in
       guard let navigator else { return }
-      navigator.push(Self.flow(for: app, services: services).start(on: navigator))
+      navigator.push(
+        Self.flow(for: app, services: services, todoList: todoList).start(on: navigator))
     }
     .store(in: lifetime)
     return Screen(.home(home), title: home.title, owner: self)
@@ -36,21 +43,24 @@ public final class MainFlowController: FlowController {
   {
     guard let first = path.first else { return }
     guard let app = ShowcaseApp(pathComponent: first) else { throw .unknownComponent(first) }
-    let flow = Self.flow(for: app, services: services)
+    let flow = Self.flow(for: app, services: services, todoList: todoList)
     navigator.push(flow.start(on: navigator))
     try await flow.restore(path.dropFirst(), on: navigator)
   }
 
   /// The child flow for `app`.
-  static func flow(for app: ShowcaseApp, services: ShowcaseServices) -> any FlowController<
-    ShowcaseDestination
-  > {
+  static func flow(for app: ShowcaseApp, services: ShowcaseServices, todoList: String)
+    -> any FlowController<
+      ShowcaseDestination
+    >
+  {
     switch app {
     case .gallery: GalleryFlow(services: services)
     case .courses: CoursesFlow(services: services)
     case .profile: ProfileFlow(services: services)
     case .articles: ArticlesFlow(services: services)
     case .entry: EntryFlow(services: services)
+    case .todos: TodosFlow(store: services.todos, list: todoList)
     }
   }
 }

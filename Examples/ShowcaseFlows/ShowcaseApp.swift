@@ -1,12 +1,13 @@
 import Tether
 
-/// The five seed apps the showcase offers.
+/// The apps the showcase offers: the five seed apps and TodoMVC.
 public enum ShowcaseApp: String, CaseIterable, Sendable {
   case gallery = "Gallery"
   case courses = "Courses"
   case profile = "Profile"
   case articles = "Articles"
   case entry = "Entry"
+  case todos = "Todos"
 
   /// The app's first path component: `gallery`, `courses`, ….
   public var pathComponent: String { rawValue.lowercased() }
@@ -29,6 +30,7 @@ public enum ShowcaseApp: String, CaseIterable, Sendable {
     case .profile: "Three ways to bind a profile header, side by side (seed 002)"
     case .articles: "One screen, two sources, a thumbnail that arrives later (seed 003)"
     case .entry: "Fetch, select, greet: navigation in a flow controller (seed 004)"
+    case .todos: "TodoMVC: typed text, checkboxes, edit in place, filters in the address"
     }
   }
 }

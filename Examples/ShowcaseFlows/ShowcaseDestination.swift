@@ -4,6 +4,7 @@ import Entry
 import Gallery
 import Profile
 import TetherFlow
+import Todos
 
 /// Every screen of the showcase, typed: a view layer switches over it exhaustively, so each
 /// screen has a view at compile time.
@@ -29,6 +30,8 @@ public enum ShowcaseDestination {
   case entry(EntryViewModel)
   /// The Entry's greeting.
   case greeting(GreetingViewModel)
+  /// TodoMVC's list.
+  case todos(TodoListViewModel)
 }
 
 /// The navigator every showcase flow talks to.
@@ -51,6 +54,7 @@ extension ShowcaseDestination {
     case .article(let model): model as AnyObject
     case .entry(let model): model
     case .greeting(let model): model
+    case .todos(let model): model
     }
   }
 }

@@ -4,6 +4,7 @@ import Entry
 import Foundation
 import Gallery
 import Profile
+import Todos
 
 /// Every service the five apps need, injected by the flows (seed 004's dependency injection).
 public struct ShowcaseServices: Sendable {
@@ -19,6 +20,9 @@ public struct ShowcaseServices: Sendable {
   public var thumbnails: any ThumbnailLoader
   /// The Entry's users.
   public var users: any UserFetcher
+  /// TodoMVC's lists, one per browser (or terminal user); in this process's memory unless
+  /// set otherwise.
+  public var todos: any TodoStore = InMemoryTodoStore()
   /// The locale dates are formatted for; the user's by default.
   public var locale: Locale = .current
   /// The time zone dates are shown in; the user's by default.

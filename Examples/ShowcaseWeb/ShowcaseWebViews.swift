@@ -21,6 +21,7 @@ public enum ShowcaseWebViews {
     case .article(let article): ArticleScreen.view(article)
     case .entry(let entry): EntryScreen.view(entry)
     case .greeting(let greeting): GreetingScreen.view(greeting)
+    case .todos(let todos): TodosScreen(todos)
     }
   }
 }
@@ -33,7 +34,10 @@ extension WebApp {
   /// - Returns: The app.
   public static func showcase(services: ShowcaseServices) -> WebApp {
     WebApp(
-      title: "Tether showcase", rootFlow: { MainFlowController(services: services) },
+      title: "Tether showcase",
+      rootFlowFor: { client in
+        MainFlowController(services: services, todoList: client.id ?? "anonymous")
+      },
       trackedObject: { $0.destination.viewModel }, makeView: ShowcaseWebViews.makeView(for:))
   }
 }

@@ -31,13 +31,15 @@ public struct LineEditor: Equatable, Hashable, Sendable {
   }
 
   /// Replaces the text, as a model's deliberate change does (a field cleared after submit, a
-  /// trimmed value). The cursor keeps its place if the text still reaches it, else goes to the
-  /// end.
+  /// title put in for editing, a trimmed value). The cursor keeps its place when the text
+  /// before it is unchanged (the model changed only what follows); otherwise it goes to the
+  /// end, to type on.
   ///
   /// - Parameter newText: The new text.
   public mutating func setText(_ newText: String) {
+    let before = text.prefix(cursor)
     text = Self.singleLine(newText)
-    cursor = min(cursor, text.count)
+    cursor = cursor > 0 && text.starts(with: before) ? cursor : text.count
   }
 
   /// Applies one editing key.

@@ -171,9 +171,14 @@
       routes(router)
       let pageHandler: @Sendable (Request, BasicWebSocketRequestContext) async -> Response = {
         request, _ in
-        switch await registry.page(for: request.uri.path) {
+        // The browser's id, from its cookie, or a new one the response gives it: its own data
+        // (a list kept per browser) is found again on a reload and on any server.
+        let known = request.headers[.cookie].flatMap(WebClient.id(inCookieHeader:))
+        let client = WebClient(id: known ?? WebClient.newID())
+        let setCookie = known == nil ? client.id.map(WebClient.setCookie(id:)) : nil
+        switch await registry.page(for: request.uri.path, client: client) {
         case .page(let html, _):
-          return page(html, status: .ok)
+          return page(html, status: .ok, setCookie: setCookie)
         case .notFound(let html):
           return page(html, status: .notFound)
         case .full:
@@ -219,11 +224,15 @@
         body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
-    private static func page(_ html: String, status: HTTPResponse.Status) -> Response {
-      Response(
-        status: status,
-        headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    private static func page(
+      _ html: String, status: HTTPResponse.Status, setCookie: String? = nil
+    ) -> Response {
+      var headers: HTTPFields = [
+        .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+      ]
+      if let setCookie { headers[.setCookie] = setCookie }
+      return Response(
+        status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
   }
 

@@ -98,12 +98,16 @@ import TetherFlow
     #expect(LineEditor("x\ny").text == "x y")
   }
 
-  @Test func aModelChangeKeepsTheCursorWhereTheTextStillReachesIt() {
-    var field = LineEditor("  buy milk  ", cursor: 5)
+  @Test func aModelChangePutsTheCursorAtTheEndUnlessTheTextBeforeItIsUnchanged() {
+    var field = LineEditor("buy milk  ", cursor: 3)
     field.setText("buy milk")
-    #expect(field.cursor == 5)
+    #expect(field.cursor == 3, "only what follows the cursor changed")
+    field.setText("  buy oat milk")
+    #expect(field.cursor == 14, "the text before it changed: the end")
     field.setText("")
     #expect(field.cursor == 0)
+    field.setText("Buy milk")
+    #expect(field.cursor == 8, "a title put in for editing: type on at its end")
   }
 
   @Test func aNarrowFieldScrollsToKeepTheCursorInViewAndNeverCutsAWideCharacter() {

@@ -48,7 +48,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
       #expect(navigator.path == "/")
       #expect(
         navigator.screens.first?.home?.rows.value.map(\.title) == [
-          "Gallery", "Courses", "Profile", "Articles", "Entry",
+          "Gallery", "Courses", "Profile", "Articles", "Entry", "Todos",
         ])
       // The navigator's stack owns the main flow: nothing else keeps it.
       #expect(navigator.screens.first?.owner === flow)
@@ -57,7 +57,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
 
   @Test(arguments: [
     (0, "Popular", "/gallery"), (1, "Courses", "/courses"), (2, "Profile", "/profile"),
-    (3, "Articles", "/articles"), (4, "Entry", "/entry"),
+    (3, "Articles", "/articles"), (4, "Entry", "/entry"), (5, "Todos", "/todos"),
   ])
   func choosingAnAppPushesItsFirstScreenAndBackReleasesItsFlow(
     row: Int, title: String, path: String
@@ -80,7 +80,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
 
   @Test func rowsOutsideTheMenuDoNothing() {
     let (navigator, _) = showcase()
-    navigator.screens.first?.home?.userSelected(row: 5)
+    navigator.screens.first?.home?.userSelected(row: 6)
     navigator.screens.first?.home?.userSelected(row: -1)
     navigator.assertEvents([])
   }

@@ -5,6 +5,7 @@ import Gallery
 import Profile
 import ShowcaseFlows
 import TetherFlow
+import Todos
 
 /// Typed look-ups of a showcase screen's view model, for tests: `nil` when the screen shows
 /// something else.
@@ -51,6 +52,11 @@ extension Screen where Destination == ShowcaseDestination {
     if case .greeting(let value) = destination { value } else { nil }
   }
 
+  /// The TodoMVC view model, if the screen shows one.
+  public var todos: TodoListViewModel? {
+    if case .todos(let value) = destination { value } else { nil }
+  }
+
   /// The view model, whatever its type, for leak tracking.
   public var viewModel: AnyObject {
     switch destination {
@@ -64,6 +70,7 @@ extension Screen where Destination == ShowcaseDestination {
     case .article(let value): value
     case .entry(let value): value
     case .greeting(let value): value
+    case .todos(let value): value
     }
   }
 }

@@ -250,6 +250,39 @@ extension EndToEnd {
       }
     }
 
+    @Test func typedTextSurvivesTheNodeAndEnterThenAddsIt() async throws {
+      try await withCluster { cluster, browser in
+        try await browser.open(cluster.url + "/todos")
+        try await browser.waitUntil("the new-todo field") {
+          try await browser.count(".new-todo") == 1
+        }
+        try await browser.waitUntil("focus in the field") {
+          try await browser.run(
+            "return document.activeElement === document.querySelector('.new-todo');") as? Bool
+            == true
+        }
+        try await browser.press("Buy bread")
+        try await browser.waitUntil("the text typed") {
+          try await browser.run("return document.querySelector('.new-todo').value;") as? String
+            == "Buy bread"
+        }
+        _ = try await killServingNode(cluster, browser)
+        // The node that resumed the session redrew the page; the text typed is still there.
+        #expect(
+          try await browser.run("return document.querySelector('.new-todo').value;") as? String
+            == "Buy bread")
+        try await browser.run("document.querySelector('.new-todo').focus();")
+        try await browser.press("\u{E007}")
+        try await browser.waitUntil("the todo added on the new node") {
+          try await browser.count(".todo-list li") == 1
+        }
+        #expect(try await browser.text(".todo-list li label") == "Buy bread")
+        #expect(
+          try await browser.run("return document.querySelector('.new-todo').value;") as? String
+            == "", "Enter cleared the field")
+      }
+    }
+
     @Test func aForgedResumeIsRefusedAndShowsNothing() async throws {
       try await withCluster { cluster, browser in
         try await browser.open(cluster.url + "/gallery")

@@ -192,6 +192,48 @@ extension EndToEnd {
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func todosAddToggleEditFilterClearAndDeleteByKeys() throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary, arguments: ["--open", "/todos"])
+      try session.waitFor("What needs to be done?")
+      // q is text in the field, not quit.
+      try session.keys("Buy milk q")
+      try session.keys("BSpace", "BSpace", "Enter")
+      try session.waitFor("[ ] Buy milk")
+      // A paste (bracketed, as tmux pastes for an app that asks) is one line, Enter unpressed.
+      try session.tmux("set-buffer", "Walk\nthe dog")
+      try session.tmux("paste-buffer", "-p", "-t", session.name)
+      try session.waitFor("› Walk the dog")
+      try session.keys("Enter")
+      try session.waitFor("2 items left")
+      try session.keys("Tab", "Space")
+      var screen = try session.waitFor("[x] Buy milk")
+      #expect(screen.contains("1 item left"))
+      #expect(screen.contains("Space toggle"), "the list's keys are shown")
+      try session.keys("e")
+      try session.waitFor("Edit (Enter saves")
+      try session.keys("C-u")
+      try session.keys("Buy oat milk")
+      try session.keys("Enter")
+      try session.waitFor("[x] Buy oat milk")
+      try session.keys("2")
+      screen = try session.waitFor("[2 Active]")
+      #expect(!screen.contains("Buy oat milk") && screen.contains("Walk the dog"))
+      try session.keys("1", "c")
+      screen = try session.waitFor("1 item left")
+      #expect(!screen.contains("Buy oat milk"), "clear completed removed it")
+      try session.keys("x")
+      try session.waitFor("Type a todo")
+      #expect(!(try session.screen().contains("Walk the dog")))
+      try session.keys("C-c")
+      #expect(try session.waitUntilDead())
+      #expect(try session.value("#{alternate_on}") == "0")
+    }
+
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
     func anUnknownPathLandsOnTheNearestScreenWithAnAlert() throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")

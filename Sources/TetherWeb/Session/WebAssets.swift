@@ -130,6 +130,10 @@ public enum WebAssets {
           const keep = isTyping(document.activeElement) && (redrawn || !isField(target));
           if (target && !keep && document.activeElement !== target) {
             target.focus({ preventScroll: redrawn });
+            // A text field the server focuses takes its caret at the end, to type on.
+            if (isField(target) && !isCheckbox(target) && target.setSelectionRange) {
+              target.setSelectionRange(target.value.length, target.value.length);
+            }
           }
         }
         document.dispatchEvent(new CustomEvent("tether:applied"));
@@ -137,7 +141,7 @@ public enum WebAssets {
 
       document.addEventListener("click", (event) => {
         if (event.target.closest("[data-back]")) { history.back(); return; }
-        const target = event.target.closest("button[id]");
+        const target = event.target.closest("button[id], a[id][data-click]");
         if (!target) return;
         event.preventDefault();
         send({ type: "click", id: target.id });

@@ -17,6 +17,9 @@ public struct WebResumeState: Equatable, Sendable {
   public var snapshot: ScreenStackSnapshot
   /// When the state was signed, in whole seconds since 1970.
   public var issuedAt: Int
+  /// The browser the session belongs to (``WebClient/id``), if the server knows it: a session
+  /// rebuilt from the token belongs to the same browser (and shows its own data).
+  public var client: String?
 
   /// The stack's path, such as `/gallery/photo/230200400`.
   public var path: String {
@@ -43,10 +46,14 @@ public struct WebResumeState: Equatable, Sendable {
   ///   - sessionID: The session it belongs to.
   ///   - snapshot: What the page shows.
   ///   - issuedAt: When it was signed, in seconds since 1970.
-  public init(sessionID: String, snapshot: ScreenStackSnapshot, issuedAt: Int = 0) {
+  ///   - client: The browser it belongs to, if known.
+  public init(
+    sessionID: String, snapshot: ScreenStackSnapshot, issuedAt: Int = 0, client: String? = nil
+  ) {
     self.sessionID = sessionID
     self.snapshot = snapshot
     self.issuedAt = issuedAt
+    self.client = client
   }
 
   /// Creates a state.
@@ -75,7 +82,7 @@ extension WebResumeState {
   /// - Parameter other: Another state.
   /// - Returns: `true` if only ``issuedAt`` may differ.
   public func showsSamePage(as other: WebResumeState) -> Bool {
-    sessionID == other.sessionID && snapshot == other.snapshot
+    sessionID == other.sessionID && snapshot == other.snapshot && client == other.client
   }
 }
 
@@ -211,6 +218,8 @@ public struct WebResumeSigner: Sendable {
     /// The focused element, when the snapshot names one; absent otherwise.
     var f: String?
     var at: Int
+    /// The browser's id, when the session knows it.
+    var c: String?
 
     init(_ state: WebResumeState) {
       i = state.sessionID
@@ -224,6 +233,7 @@ public struct WebResumeSigner: Sendable {
       }
       f = state.snapshot.focus
       at = state.issuedAt
+      c = state.client
     }
 
     var state: WebResumeState? {
@@ -240,7 +250,7 @@ public struct WebResumeSigner: Sendable {
       return WebResumeState(
         sessionID: i,
         snapshot: ScreenStackSnapshot(path: p, selections: s, alert: alert, focus: f),
-        issuedAt: at)
+        issuedAt: at, client: c)
     }
 
     var json: String {

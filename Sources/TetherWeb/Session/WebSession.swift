@@ -12,6 +12,10 @@ import TetherFlow
 public final class WebSession {
   /// The session's id, a secret the page presents to reconnect.
   public let id: String
+  /// The browser the session belongs to.
+  public let client: WebClient
+  /// Each field's newest edit number the page sent.
+  private var fieldAcks: [String: Int] = [:]
   /// Messages the session refused, newest last (at most 20), for logs and tests.
   public private(set) var refused: [WebSessionError] = []
 
@@ -39,15 +43,18 @@ public final class WebSession {
   ///   - appTitle: The page title's suffix.
   ///   - resumeSigner: Signs the resume token sent with every change of path, selection or
   ///     alert, so any server sharing the key can rebuild this session; `nil` sends none.
+  ///   - client: The browser the session belongs to; its id travels in the resume token, so a
+  ///     session rebuilt on another server belongs to the same browser.
   ///   - open: Rebuilds the stack from a path (the main flow's deep-link entry).
   ///   - makeView: The web view for a screen: a switch over the app's destinations.
   public init<Destination>(
     id: String, stack: ScreenStack<Destination>, appTitle: String,
-    resumeSigner: WebResumeSigner? = nil,
+    resumeSigner: WebResumeSigner? = nil, client: WebClient = WebClient(),
     open: @escaping @MainActor (ScreenPath) async -> Void,
     makeView: @escaping @MainActor (Screen<Destination>) -> any WebView
   ) {
     self.id = id
+    self.client = client
     self.appTitle = appTitle
     self.open = open
     self.resumeSigner = resumeSigner
@@ -73,7 +80,7 @@ public final class WebSession {
   /// What a page needs to rebuild this session elsewhere: the path, each screen's
   /// restoration key and the alert (its `issuedAt` is 0 until signed).
   public var resumeState: WebResumeState {
-    WebResumeState(sessionID: id, snapshot: presenter.snapshot())
+    WebResumeState(sessionID: id, snapshot: presenter.snapshot(), client: client.id)
   }
 
   /// Restores the view state of `state` on a session rebuilt from its path: each screen's
@@ -185,6 +192,11 @@ public final class WebSession {
       if let refusal = refusalBehindModal(id) { return refusal }
       guard let handlers = context.fieldHandler(for: id) else {
         return refuse(.noHandler(id: String(id.prefix(80))))
+      }
+      switch message {
+      case .input(_, _, let sequence), .check(_, _, let sequence):
+        fieldAcks[id] = max(fieldAcks[id] ?? 0, sequence)
+      default: break
       }
       switch message {
       case .input(_, let value, let sequence):
@@ -301,7 +313,14 @@ public final class WebSession {
     let title = pageTitle
     var message = ServerMessage(patches: [], path: nil, title: nil)
     if let pageTree {
-      message.patches = HTMLPatch.diff(from: pageTree, to: tree)
+      // A field's value goes with the newest of its edits this session has seen, whatever the
+      // view rendered: the page applies it unless it has typed since.
+      message.patches = HTMLPatch.diff(from: pageTree, to: tree).map { patch in
+        guard case .value(let id, let value, let acknowledged) = patch,
+          let seen = fieldAcks[id], seen > acknowledged
+        else { return patch }
+        return .value(id: id, value: value, acknowledged: seen)
+      }
     } else {
       message.patches = [.replace(id: "app", html: tree.html)]
     }

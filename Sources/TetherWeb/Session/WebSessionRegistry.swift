@@ -21,12 +21,13 @@ public struct WebApp {
   public let title: String
   /// Builds a session for a tab: its stack, opened at a path.
   let makeSession:
-    @MainActor (_ id: String, _ path: ScreenPath, _ signer: WebResumeSigner?) async -> Result<
-      (session: WebSession, track: (@escaping ([AnyObject]) -> Void) -> ObservationToken),
-      NavigationError
-    >
+    @MainActor (_ id: String, _ path: ScreenPath, _ signer: WebResumeSigner?, _ client: WebClient)
+      async -> Result<
+        (session: WebSession, track: (@escaping ([AnyObject]) -> Void) -> ObservationToken),
+        NavigationError
+      >
 
-  /// Describes an app.
+  /// Describes an app whose root flow is the same for every browser.
   ///
   /// - Parameters:
   ///   - title: The title every page's title ends with.
@@ -40,19 +41,37 @@ public struct WebApp {
     trackedObject: @escaping @MainActor (Screen<Flow.Destination>) -> AnyObject = { $0 },
     makeView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebView
   ) {
+    self.init(
+      title: title, rootFlowFor: { _ in rootFlow() }, trackedObject: trackedObject,
+      makeView: makeView)
+  }
+
+  /// Describes an app whose root flow depends on the browser: its data (a TodoMVC list kept
+  /// per browser) is found by the browser's ``WebClient/id``.
+  ///
+  /// - Parameters:
+  ///   - title: The title every page's title ends with.
+  ///   - rootFlowFor: A new root flow for a tab of this browser.
+  ///   - trackedObject: The object of a screen whose release proves the session freed it.
+  ///   - makeView: The web view for a screen: a switch over the app's destinations.
+  public init<Flow: FlowController>(
+    title: String, rootFlowFor: @escaping @MainActor (WebClient) -> Flow,
+    trackedObject: @escaping @MainActor (Screen<Flow.Destination>) -> AnyObject = { $0 },
+    makeView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebView
+  ) {
     self.title = title
-    makeSession = { id, path, signer in
+    makeSession = { id, path, signer, client in
       let stack = ScreenStack<Flow.Destination>()
       do throws(NavigationError) {
-        try await rootFlow().open(path, on: stack)
+        try await rootFlowFor(client).open(path, on: stack)
       } catch {
         return .failure(error)
       }
       let session = WebSession(
-        id: id, stack: stack, appTitle: title, resumeSigner: signer,
+        id: id, stack: stack, appTitle: title, resumeSigner: signer, client: client,
         open: { [weak stack] path in
           guard let stack else { return }
-          await rootFlow().openPresentingFailure(path, on: stack)
+          await rootFlowFor(client).openPresentingFailure(path, on: stack)
         },
         makeView: makeView)
       // Hands every screen's tracked object to the registry while the stack shows it.
@@ -62,6 +81,60 @@ public struct WebApp {
       }
       return .success((session, track))
     }
+  }
+}
+
+/// The browser a session belongs to, as the server integration knows it: the id of an
+/// HttpOnly, SameSite=Lax cookie it sets on the first page (TetherWebHummingbird's
+/// `TetherWebServer` does), so each browser's own data — a list kept per browser — is found
+/// again on a reload and on any server of a cluster.
+public struct WebClient: Equatable, Hashable, Sendable {
+  /// The browser's id; `nil` when the server does not know it (no cookie).
+  public var id: String?
+
+  /// Creates a client.
+  ///
+  /// - Parameter id: The browser's id, if known.
+  public init(id: String? = nil) {
+    self.id = id
+  }
+
+  /// The name of the cookie that carries the id.
+  public static let cookieName = "tether-client"
+
+  /// A new random id for a browser that has none: 128 bits, as lowercase hex.
+  public static func newID() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<4).map { _ in
+      let word = String(generator.next() as UInt32, radix: 16)
+      return String(repeating: "0", count: 8 - word.count) + word
+    }.joined()
+  }
+
+  /// The id in a request's `Cookie` header, if it carries a well-formed one.
+  ///
+  /// - Parameter header: The header's value, such as `a=1; tether-client=0f3a…`.
+  /// - Returns: The id, or `nil`.
+  public static func id(inCookieHeader header: String) -> String? {
+    for pair in header.split(separator: ";") {
+      let parts = pair.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2,
+        parts[0].trimmingCharacters(in: .whitespaces) == cookieName
+      else { continue }
+      let value = parts[1].trimmingCharacters(in: .whitespaces)
+      guard value.count == 32, value.allSatisfy(\.isHexDigit) else { return nil }
+      return value
+    }
+    return nil
+  }
+
+  /// The `Set-Cookie` value that gives a browser `id` for a year: HttpOnly (no script reads
+  /// it), SameSite=Lax (no other site's request carries it), on every path.
+  ///
+  /// - Parameter id: The browser's id.
+  /// - Returns: The header's value.
+  public static func setCookie(id: String) -> String {
+    "\(cookieName)=\(id); Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax"
   }
 }
 
@@ -169,13 +242,15 @@ public final class WebSessionRegistry {
   /// The page is served once its screens' first loads have landed, or ``appearanceWait``
   /// has passed.
   ///
-  /// - Parameter path: The request's path, such as `/gallery/photo/230200400`.
+  /// - Parameters:
+  ///   - path: The request's path, such as `/gallery/photo/230200400`.
+  ///   - client: The browser asking, as the server knows it.
   /// - Returns: The page or why there is none.
-  public func page(for path: String) async -> PageResult {
+  public func page(for path: String, client: WebClient = WebClient()) async -> PageResult {
     guard sessions.count < capacity else { return .full }
     let id = Self.newID()
     let session: WebSession
-    switch await makeSession(id: id, path: path) {
+    switch await makeSession(id: id, path: path, client: client) {
     case .success(let made): session = made
     case .failure(let error):
       return .notFound(
@@ -215,7 +290,10 @@ public final class WebSessionRegistry {
       sessions[id] = nil
     }
     guard sessions.count < capacity else { return .refused(.full) }
-    guard case .success(let session) = await makeSession(id: id, path: state.path) else {
+    guard
+      case .success(let session) = await makeSession(
+        id: id, path: state.path, client: WebClient(id: state.client))
+    else {
       return .refused(.unknownPath)
     }
     session.restore(state)
@@ -235,9 +313,11 @@ public final class WebSessionRegistry {
 
   /// A new session showing `path`, registered under `id`; or why no screen shows `path`.
   /// Two pages racing to resume one session both end up with the first one made.
-  private func makeSession(id: String, path: String) async -> Result<WebSession, NavigationError> {
+  private func makeSession(id: String, path: String, client: WebClient) async -> Result<
+    WebSession, NavigationError
+  > {
     let made: (session: WebSession, track: (@escaping ([AnyObject]) -> Void) -> ObservationToken)
-    switch await app.makeSession(id, ScreenPath(parsing: path), resumeSigner) {
+    switch await app.makeSession(id, ScreenPath(parsing: path), resumeSigner, client) {
     case .success(let result): made = result
     case .failure(let error): return .failure(error)
     }

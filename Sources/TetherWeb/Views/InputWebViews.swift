@@ -20,7 +20,13 @@ public final class TextField: WebView {
   private let label: String?
   private let className: String?
   private let isFocused: Property<Bool>?
-  private let handlers: WebRenderContext.FieldHandlers
+  private let onSubmit: (() -> Void)?
+  private let onCancel: (() -> Void)?
+  private let onBlur: (() -> Void)?
+  /// The element the field last rendered as, and the binding's edit number when it first did:
+  /// a page numbers each element's edits from 1, so one field rendered under a new id (an edit
+  /// field that moves from row to row) starts a new numbering on top of the binding's.
+  private var element: (id: String, base: Int)?
 
   /// Creates a field.
   ///
@@ -44,23 +50,29 @@ public final class TextField: WebView {
     self.label = label
     self.className = className
     self.isFocused = isFocused
-    handlers = WebRenderContext.FieldHandlers(
-      input: { [weak binding] value, sequence in
-        binding?.userEdited(value, sequence: sequence)
-      },
-      submit: onSubmit, cancel: onCancel, blur: onBlur)
+    self.onSubmit = onSubmit
+    self.onCancel = onCancel
+    self.onBlur = onBlur
   }
 
   /// An `<input type="text">` carrying the model's text and the newest edit it has seen.
   public func render(id: String, in context: WebRenderContext) -> HTMLNode {
-    context.onField(id, handlers)
+    if element?.id != id { element = (id, binding.sequence) }
+    let base = element?.base ?? 0
+    context.onField(
+      id,
+      WebRenderContext.FieldHandlers(
+        input: { [weak binding] value, sequence in
+          binding?.userEdited(value, sequence: base + sequence)
+        },
+        submit: onSubmit, cancel: onCancel, blur: onBlur))
     if isFocused?.value == true { context.focus = id }
     var attributes: [(name: String, value: String)] = [("type", "text")]
     if let className { attributes.append(("class", className)) }
     if !placeholder.isEmpty { attributes.append(("placeholder", placeholder)) }
     if let label { attributes.append(("aria-label", label)) }
     attributes.append(("autocomplete", "off"))
-    attributes.append(("data-ack", "\(binding.sequence)"))
+    attributes.append(("data-ack", "\(max(0, binding.sequence - base))"))
     attributes.append(("value", binding.state.value))
     return .element("input", id: id, attributes)
   }
@@ -77,7 +89,8 @@ public final class Checkbox: WebView {
   private let binding: FieldBinding<Bool>
   private let label: String
   private let className: String?
-  private let handlers: WebRenderContext.FieldHandlers
+  /// The element last rendered and the binding's edit number then; see ``TextField``.
+  private var element: (id: String, base: Int)?
 
   /// Creates a checkbox.
   ///
@@ -90,18 +103,21 @@ public final class Checkbox: WebView {
     self.binding = binding
     self.label = label
     self.className = className
-    handlers = WebRenderContext.FieldHandlers(check: { [weak binding] checked, sequence in
-      binding?.userEdited(checked, sequence: sequence)
-    })
   }
 
   /// An `<input type="checkbox">`, `checked` when the flag is on.
   public func render(id: String, in context: WebRenderContext) -> HTMLNode {
-    context.onField(id, handlers)
+    if element?.id != id { element = (id, binding.sequence) }
+    let base = element?.base ?? 0
+    context.onField(
+      id,
+      WebRenderContext.FieldHandlers(check: { [weak binding] checked, sequence in
+        binding?.userEdited(checked, sequence: base + sequence)
+      }))
     var attributes: [(name: String, value: String)] = [("type", "checkbox")]
     if let className { attributes.append(("class", className)) }
     attributes.append(("aria-label", label))
-    attributes.append(("data-ack", "\(binding.sequence)"))
+    attributes.append(("data-ack", "\(max(0, binding.sequence - base))"))
     if binding.state.value { attributes.append(("checked", "")) }
     return .element("input", id: id, attributes)
   }

@@ -1,0 +1,44 @@
+import Tether
+import TetherFlow
+import Todos
+
+/// TodoMVC's flow: one screen, whose filter is the end of its path.
+///
+/// Paths: `todos`, `todos/active`, `todos/completed`. The filter follows the path both ways:
+/// choosing one changes the address, and Back or a link to another sets it.
+@MainActor
+public final class TodosFlow: FlowController {
+  private let store: any TodoStore
+  private let list: String
+  private weak var screen: TodoListViewModel?
+
+  /// Creates the flow.
+  ///
+  /// - Parameters:
+  ///   - store: Where lists are kept.
+  ///   - list: Whose list to show.
+  public init(store: any TodoStore, list: String) {
+    self.store = store
+    self.list = list
+  }
+
+  /// Builds the list screen; it loads the list when it first appears.
+  public func start(on navigator: ShowcaseNavigator) -> ShowcaseScreen {
+    let todos = TodoListViewModel(store: store, listID: list)
+    screen = todos
+    return Screen(
+      .todos(todos), title: todos.title, path: ["todos"], owner: self,
+      pathTail: todos.pathTail, onAppear: { await todos.viewDidLoad() })
+  }
+
+  /// `active` or `completed` shows that filter.
+  public func restore(_ path: ArraySlice<String>, on navigator: ShowcaseNavigator)
+    async throws(NavigationError)
+  {
+    guard !path.isEmpty else { return }
+    guard let filter = TodoListViewModel.Filter(pathTail: Array(path)) else {
+      throw .unknownComponent(path.joined(separator: "/"))
+    }
+    screen?.show(filter)
+  }
+}

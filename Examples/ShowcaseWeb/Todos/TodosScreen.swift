@@ -1,0 +1,203 @@
+import Tether
+import TetherFlow
+import TetherWeb
+import Todos
+
+/// TodoMVC on the web, in the template's markup and class names (`.todoapp`, `.new-todo`,
+/// `.toggle-all`, `.todo-list li.completed/.editing`, `.toggle`, `label`, `.destroy`, `.edit`,
+/// `.todo-count strong`, `.filters a.selected`, `.clear-completed`), so browser tests written
+/// for TodoMVC apps can drive it. It maps gestures to the view model's inputs and its outputs
+/// to HTML; every rule is the view model's.
+@MainActor
+final class TodosScreen: WebView {
+  private let todos: TodoListViewModel
+  private let newTodo: TextField
+  private let edit: TextField
+  private let newTodoFocused: Property<Bool>
+  private let editFocused: Property<Bool>
+
+  init(_ todos: TodoListViewModel) {
+    self.todos = todos
+    newTodoFocused = todos.$focus.map { $0 == .newTodo }
+    editFocused = todos.$focus.map { if case .edit = $0 { true } else { false } }
+    newTodo = TextField(
+      todos.newTitle, placeholder: "What needs to be done?", label: "New todo",
+      className: "new-todo", isFocused: newTodoFocused, onSubmit: { todos.addRequested() })
+    edit = TextField(
+      todos.editTitle, label: "Edit todo", className: "edit", isFocused: editFocused,
+      onSubmit: { todos.commitEdit() }, onCancel: { todos.cancelEdit() },
+      onBlur: { todos.commitEdit() })
+  }
+
+  func render(id: String, in context: WebRenderContext) -> HTMLNode {
+    var sections: [HTMLNode] = [
+      .element("style", id: "\(id).style", [], [.text(Self.style)]),
+      .element(
+        "header", id: "\(id).header", [("class", "header")],
+        [
+          .element("h1", id: "\(id).h1", [], [.text("todos")]),
+          newTodo.render(id: "\(id).new", in: context),
+        ]),
+    ]
+    if let error = todos.errorMessage {
+      sections.append(
+        .element("p", id: "\(id).error", [("class", "error"), ("role", "alert")], [.text(error)]))
+    }
+    if !todos.isEmpty {
+      sections.append(main(id: id, in: context))
+      sections.append(footer(id: id, in: context))
+    }
+    return .element("section", id: id, [("class", "todoapp")], sections)
+  }
+
+  private func main(id: String, in context: WebRenderContext) -> HTMLNode {
+    let toggleAll = "\(id).toggle-all"
+    let allDone = todos.allCompleted
+    context.onField(
+      toggleAll,
+      WebRenderContext.FieldHandlers(check: { [todos] checked, _ in todos.setAllCompleted(checked) }
+      ))
+    var toggleAttributes: [(name: String, value: String)] = [
+      ("class", "toggle-all"), ("type", "checkbox"), ("data-ack", "0"),
+    ]
+    if allDone { toggleAttributes.append(("checked", "")) }
+    return .element(
+      "section", id: "\(id).main", [("class", "main")],
+      [
+        .element("input", id: toggleAll, toggleAttributes),
+        .element(
+          "label", id: "\(id).toggle-all-label", [("for", toggleAll)],
+          [.text("Mark all as complete")]),
+        .element(
+          "ul", id: "\(id).list", [("class", "todo-list")],
+          todos.rows.map { row in item(row, id: "\(id).todo-\(row.id)", in: context) }),
+      ])
+  }
+
+  private func item(
+    _ row: TodoListViewModel.Row, id: String, in context: WebRenderContext
+  ) -> HTMLNode {
+    let todoID = row.id
+    let toggle = "\(id).toggle"
+    let label = "\(id).label"
+    let destroy = "\(id).destroy"
+    context.onField(
+      toggle,
+      WebRenderContext.FieldHandlers(check: { [todos] checked, _ in
+        todos.setCompleted(checked, id: todoID)
+      }))
+    context.onDoubleClick(label) { [todos] in todos.startEditing(id: todoID) }
+    context.onClick(destroy) { [todos] in todos.destroy(id: todoID) }
+    var classes: [String] = []
+    if row.completed { classes.append("completed") }
+    if row.isEditing { classes.append("editing") }
+    var toggleAttributes: [(name: String, value: String)] = [
+      ("class", "toggle"), ("type", "checkbox"), ("aria-label", "Toggle \(row.title)"),
+      ("data-ack", "0"),
+    ]
+    if row.completed { toggleAttributes.append(("checked", "")) }
+    var children: [HTMLNode] = [
+      .element(
+        "div", id: "\(id).view", [("class", "view")],
+        [
+          .element("input", id: toggle, toggleAttributes),
+          .element("label", id: label, [("data-dblclick", "")], [.text(row.title)]),
+          .element(
+            "button", id: destroy,
+            [("class", "destroy"), ("type", "button"), ("aria-label", "Delete \(row.title)")]),
+        ])
+    ]
+    if row.isEditing { children.append(edit.render(id: "\(id).edit", in: context)) }
+    return .element(
+      "li", id: id, classes.isEmpty ? [] : [("class", classes.joined(separator: " "))], children)
+  }
+
+  private func footer(id: String, in context: WebRenderContext) -> HTMLNode {
+    let left = todos.activeCount
+    var parts: [HTMLNode] = [
+      .element(
+        "span", id: "\(id).count", [("class", "todo-count")],
+        [
+          .element("strong", id: "\(id).count-number", [], [.text("\(left)")]),
+          .text(left == 1 ? " item left" : " items left"),
+        ]),
+      .element(
+        "ul", id: "\(id).filters", [("class", "filters")],
+        TodoListViewModel.Filter.allCases.map { filter in
+          let link = "\(id).filter-\(filter.rawValue)"
+          context.onClick(link) { [todos] in todos.show(filter) }
+          var attributes: [(name: String, value: String)] = [
+            ("href", "/" + (["todos"] + filter.pathTail).joined(separator: "/")),
+            ("data-click", ""),
+          ]
+          if filter == todos.filter { attributes.insert(("class", "selected"), at: 0) }
+          return .element(
+            "li", id: "\(link).item", [],
+            [.element("a", id: link, attributes, [.text(filter.title)])])
+        }),
+    ]
+    if todos.completedCount > 0 {
+      let clear = "\(id).clear"
+      context.onClick(clear) { [todos] in todos.clearCompleted() }
+      parts.append(
+        .element(
+          "button", id: clear, [("class", "clear-completed"), ("type", "button")],
+          [.text("Clear completed")]))
+    }
+    return .element("footer", id: "\(id).footer", [("class", "footer")], parts)
+  }
+
+  /// The template's look, written for this page: no child combinators or entities, since a
+  /// style element's text is written escaped.
+  static let style = """
+    .todoapp { background: #fff; color: #111; margin: 4.2rem 0 1rem; position: relative;
+      box-shadow: 0 2px 4px rgba(0,0,0,0.2), 0 25px 50px rgba(0,0,0,0.1); }
+    .todoapp h1 { position: absolute; top: -3.6rem; width: 100%; font-size: 3.5rem;
+      font-weight: 200; text-align: center; color: #b83f45; margin: 0; }
+    .todoapp .header { margin: 0; padding: 0; border: 0; }
+    .new-todo, .edit { width: 100%; font: inherit; font-size: 1.4rem; line-height: 1.4em;
+      border: 0; padding: 0.9rem 1rem 0.9rem 3.6rem; box-sizing: border-box; color: inherit;
+      background: rgba(0,0,0,0.003); box-shadow: inset 0 -2px 1px rgba(0,0,0,0.03); }
+    .new-todo::placeholder { font-style: italic; color: #767676; }
+    .todoapp .main { position: relative; border-top: 1px solid #e6e6e6; }
+    .toggle-all { position: absolute; opacity: 0; width: 1px; height: 1px; }
+    .toggle-all + label { position: absolute; top: -3.4rem; left: 0; width: 3.4rem;
+      height: 3.4rem; font-size: 0; display: flex; align-items: center; justify-content: center;
+      cursor: pointer; }
+    .toggle-all + label::before { content: "❯"; font-size: 1.4rem; color: #767676;
+      transform: rotate(90deg); }
+    .toggle-all:checked + label::before { color: #111; }
+    .toggle-all:focus-visible + label { outline: 2px solid #b83f45; }
+    .todo-list { margin: 0; padding: 0; list-style: none; }
+    .todo-list li { position: relative; font-size: 1.4rem; border-bottom: 1px solid #ededed; }
+    .todo-list li .view { display: flex; align-items: center; }
+    .todo-list li .toggle { width: 1.6rem; height: 1.6rem; margin: 0 0.9rem 0 1rem;
+      accent-color: #3a7d5c; flex: none; }
+    .todo-list li label { flex: 1; padding: 0.9rem 0.5rem; word-break: break-all;
+      line-height: 1.2; }
+    .todo-list li.completed label { color: #767676; text-decoration: line-through; }
+    .todo-list li .destroy { border: 0; background: none; font-size: 1.6rem; color: #af5b5e;
+      width: 2.6rem; height: 2.6rem; margin-right: 0.5rem; cursor: pointer; opacity: 0; }
+    .todo-list li .destroy::after { content: "×"; }
+    .todo-list li:hover .destroy, .todo-list li .destroy:focus { opacity: 1; }
+    .todo-list li.editing .view { display: none; }
+    .todo-list li .edit { padding-left: 3.6rem; border: 1px solid #999; }
+    .todoapp .footer { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center;
+      justify-content: space-between; padding: 0.6rem 1rem; color: #595959; font-size: 0.9rem;
+      border-top: 1px solid #e6e6e6; }
+    .filters { display: flex; gap: 0.3rem; margin: 0; padding: 0; list-style: none; }
+    .filters a { color: inherit; text-decoration: none; padding: 0.15rem 0.45rem;
+      border: 1px solid transparent; border-radius: 3px; }
+    .filters a:hover { border-color: #e8bdbd; }
+    .filters a.selected { border-color: #ce4646; }
+    .clear-completed { border: 0; background: none; color: inherit; font: inherit;
+      cursor: pointer; }
+    .clear-completed:hover { text-decoration: underline; }
+    .todoapp .error { color: #b00020; padding: 0.5rem 1rem; margin: 0; }
+    @media (prefers-color-scheme: dark) {
+      .todoapp { background: #1c1c21; color: #f2f2f7; }
+      .todo-list li { border-bottom-color: #2c2c33; }
+      .todo-list li.completed label, .new-todo::placeholder, .todoapp .footer { color: #a0a0a8; }
+    }
+    """
+}
