@@ -43,6 +43,7 @@ let package = Package(
     .executable(name: "showcase-load", targets: ["showcase-load"]),
     .executable(name: "showcase-cluster", targets: ["showcase-cluster"]),
     .executable(name: "counter-article", targets: ["counter-article"]),
+    .executable(name: "forms-article", targets: ["forms-article"]),
   ],
   dependencies: [
     .package(name: "Tether", path: "..", traits: ["WebServer"]),
@@ -238,6 +239,18 @@ let package = Package(
         .product(name: "TetherWebHummingbird", package: "Tether"),
       ],
       path: "CounterArticle",
+      swiftSettings: swiftSettings
+    ),
+    // TetherWeb's Forms article, the same way: a sign-up form a Chromium test fills in.
+    .executableTarget(
+      name: "forms-article",
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherWeb", package: "Tether"),
+        .product(name: "TetherWebHummingbird", package: "Tether"),
+      ],
+      path: "FormsArticle",
       swiftSettings: swiftSettings
     ),
 

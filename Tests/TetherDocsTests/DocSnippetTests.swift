@@ -17,7 +17,7 @@ import Testing
 
   /// Articles CI builds as programs: their Swift blocks, in order, are a `main.swift`.
   static let builtAsPrograms: Set<String> = [
-    "GettingStartedWithTheWebLayer", "TerminalApp",
+    "GettingStartedWithTheWebLayer", "TerminalApp", "Forms",
   ]
 
   /// Articles whose blocks repeat lines of an article CI builds as a program (a call that

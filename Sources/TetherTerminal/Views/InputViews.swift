@@ -4,14 +4,14 @@ import TetherFlow
 /// A one-line text field bound both ways to a view model's text: what the person types sets
 /// it, and what the model sets (clearing it after submit, trimming it) shows.
 ///
-/// It edits as a shell's line editor does (TetherFlow's ``LineEditor``): typing inserts at the
+/// It edits as a shell's line editor does (TetherFlow's `LineEditor`): typing inserts at the
 /// cursor; Backspace, Delete, ←/→, Home/End, Ctrl-A/E/U/K/W and Alt-B/F do what they do in a
 /// shell; a bracketed paste is inserted as text on one line. Enter submits, Escape cancels when
 /// the field has an `onCancel` (otherwise Escape goes back). The cursor never splits a
 /// character, and a field narrower than its text scrolls to keep the cursor in view.
 ///
 /// A field takes keys only while `isFocused` is `true`; the screen's view model decides which
-/// field that is (TetherFlow's ``FocusOrder``). ↑, ↓, Tab and Shift-Tab pass through it to the
+/// field that is (TetherFlow's `FocusOrder`). ↑, ↓, Tab and Shift-Tab pass through it to the
 /// screen.
 ///
 /// ```swift

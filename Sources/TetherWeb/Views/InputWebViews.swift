@@ -2,7 +2,7 @@ import Tether
 import TetherFlow
 
 /// A one-line text field bound both ways to a view model's text (TetherFlow's
-/// ``FieldBinding``): each edit the person makes sets it, numbered, and a change the model
+/// `FieldBinding`): each edit the person makes sets it, numbered, and a change the model
 /// makes on purpose (clearing it after submit, trimming it) reaches the page — never the echo of
 /// what was typed, and never over newer typing.
 ///

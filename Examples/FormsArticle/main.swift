@@ -1,0 +1,88 @@
+import Foundation
+import Tether
+import TetherFlow
+import TetherWeb
+import TetherWebHummingbird
+
+/// A sign-up form: a name and an email address.
+@MainActor
+final class SignUpViewModel {
+  /// The name as typed: the name field writes it.
+  let name = MutableProperty("")
+  /// The email address as typed: the email field writes it.
+  let email = MutableProperty("")
+
+  /// What is wrong with the name, once it has been typed in.
+  let nameError: Property<String?>
+  /// What is wrong with the email address, once it has been typed in.
+  let emailError: Property<String?>
+  /// Whether Sign up may be pressed.
+  let canSubmit: Property<Bool>
+  /// The last confirmation, after a sign-up.
+  @Output private(set) var confirmation: String? = nil
+
+  init() {
+    nameError = name.map { name in
+      let trimmed = name.trimmingCharacters(in: .whitespaces)
+      if name.isEmpty { return nil }
+      return trimmed.count < 2 ? "Your name needs at least 2 letters." : nil
+    }
+    emailError = email.map { email in
+      if email.isEmpty { return nil }
+      let parts = email.split(separator: "@")
+      let valid = parts.count == 2 && parts[1].contains(".") && !parts[0].isEmpty
+      return valid ? nil : "That does not look like an email address."
+    }
+    canSubmit = name.combineLatest(with: email).map { name, email in
+      name.trimmingCharacters(in: .whitespaces).count >= 2 && email.contains("@")
+        && email.split(separator: "@").count == 2
+    }
+  }
+
+  /// The person pressed Sign up (or Enter in a field).
+  func submit() {
+    guard canSubmit.value else { return }
+    confirmation = "Welcome, \(name.value.trimmingCharacters(in: .whitespaces))!"
+    name.value = ""
+    email.value = ""
+  }
+}
+
+enum SignUpDestination {
+  case signUp(SignUpViewModel)
+}
+
+/// The app's root flow: one screen, the form.
+@MainActor
+final class SignUpFlow: FlowController {
+  func start(on navigator: any Navigator<SignUpDestination>) -> Screen<SignUpDestination> {
+    Screen(.signUp(SignUpViewModel()), title: "Sign up", owner: self)
+  }
+}
+
+@MainActor
+func signUpView(_ form: SignUpViewModel) -> any WebView {
+  VStack([
+    TextField(
+      form.name, placeholder: "Your name", label: "Name", className: "name",
+      onSubmit: { form.submit() }),
+    OptionalLabel(form.nameError, className: "error", role: "alert"),
+    TextField(
+      form.email, placeholder: "you@example.com", label: "Email", className: "email",
+      onSubmit: { form.submit() }),
+    OptionalLabel(form.emailError, className: "error", role: "alert"),
+    Button("Sign up", isEnabled: form.canSubmit) { form.submit() },
+    OptionalLabel(form.$confirmation, className: "confirmation", role: "status"),
+  ])
+}
+
+let app = WebApp(title: "Sign up", rootFlow: { SignUpFlow() }) { screen in
+  switch screen.destination {
+  case .signUp(let form): signUpView(form)
+  }
+}
+
+let port = ProcessInfo.processInfo.environment["PORT"].flatMap { Int($0) } ?? 8080
+try await TetherWebServer.run(app, port: port) { port in
+  FileHandle.standardOutput.write(Data("http://127.0.0.1:\(port)\n".utf8))
+}
