@@ -309,3 +309,123 @@ private func gzipSize(of bytes: [UInt8]) throws -> Int {
   }
   return data.count
 }
+
+/// W5: a keystroke to the view model's derived output on the page, TodoMVC at `/todos`, and
+/// what a keystroke costs on the wire.
+///
+/// Latency, in headless Chromium against the showcase's web server in this process: each trial
+/// types one character into the new-todo field (an `input` event, as a key does) and presses
+/// Enter; the time is from the Enter's keydown to the page applying the patch whose counter
+/// (`.todo-count strong`) shows the new count. Bytes, on a session in process: a one-character
+/// edit up (a masked client frame: 6 header bytes up to 125 of payload) and what the server
+/// sends back for it, then the same for Enter.
+@MainActor
+func runW5(_ bench: Bench, trials count: Int) async {
+  let scenario = "W5 keystroke to output"
+  await w5Bytes(bench, scenario: scenario)
+  guard browserIsInstalled else {
+    if ProcessInfo.processInfo.environment["CI"] != nil {
+      invalid("\(scenario): needs chromium and chromedriver (.ci/run installs them)")
+    }
+    print("\(scenario): latency not measured (needs chromium and chromedriver)")
+    return
+  }
+  var logger = Logger(label: "tether-bench-web")
+  logger.logLevel = .critical
+  let registry = WebSessionRegistry(services: .bundled())
+  let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+  let application = ShowcaseWebServer.makeApplication(
+    host: "127.0.0.1", port: 0, registry: registry, logger: logger,
+    onRunning: { port in portSink.yield(port) })
+  let server = Task { try await application.runService(gracefulShutdownSignals: []) }
+  defer {
+    server.cancel()
+    registry.closeAll()
+  }
+  var iterator = ports.makeAsyncIterator()
+  guard let port = await iterator.next() else { invalid("\(scenario): the server did not start") }
+  var times: [Double] = []
+  do {
+    let browser = try await Browser()
+    do {
+      try await browser.open("http://127.0.0.1:\(port)/todos")
+      try await browser.waitUntil("the new-todo field") {
+        try await browser.count(".new-todo") == 1
+      }
+      let samples = try await browser.runAsync(
+        """
+        const done = arguments[arguments.length - 1];
+        const times = [];
+        const step = (i) => {
+          if (i === \(count)) { done(times); return; }
+          const field = document.querySelector(".new-todo");
+          field.value = field.value + "x";
+          field.dispatchEvent(new Event("input", { bubbles: true }));
+          const start = performance.now();
+          const listener = () => {
+            const shown = document.querySelector(".todo-count strong");
+            if (!shown || shown.textContent !== String(i + 1)) return;
+            document.removeEventListener("tether:applied", listener);
+            times.push(performance.now() - start);
+            setTimeout(() => step(i + 1), 5);
+          };
+          document.addEventListener("tether:applied", listener);
+          field.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+        };
+        step(0);
+        """)
+      times = ((samples as? [Any]) ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
+      await browser.quit()
+    } catch {
+      await browser.quit()
+      throw error
+    }
+  } catch {
+    invalid("\(scenario): \(error)")
+  }
+  guard times.count == count else {
+    invalid("\(scenario): \(times.count) of \(count) items reached the counter")
+  }
+  let sorted = times.sorted()
+  let p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+  bench.record(
+    scenario, "Enter to the counter, Chromium", samples: times, unit: "ms",
+    note: String(format: "p99 %.2f ms, %d items", p99, count))
+}
+
+/// W5's bytes: a TodoMVC session in process, one character typed, then Enter.
+@MainActor
+private func w5Bytes(_ bench: Bench, scenario: String) async {
+  let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+  defer { registry.closeAll() }
+  guard case .page(_, let id) = await registry.page(for: "/todos", client: WebClient(id: "b"))
+  else { invalid("\(scenario): no TodoMVC page") }
+  var sent: [String] = []
+  _ = registry.attach(id, resync: false) { sent.append($0) }
+  sent.removeAll()
+  guard let field = registry.session(id)?.fieldIDs.first(where: { $0.hasSuffix(".new") }) else {
+    invalid("\(scenario): no new-todo field")
+  }
+  let typed = ClientMessage.input(id: field, value: "x", sequence: 1).json
+  if let error = await registry.receive(id, typed) { invalid("\(scenario): \(error)") }
+  let down = sent.reduce(0) { $0 + webSocketFrameSize(payload: $1.utf8.count) }
+  sent.removeAll()
+  let enter = ClientMessage.submit(id: field).json
+  if let error = await registry.receive(id, enter) { invalid("\(scenario): \(error)") }
+  // The second item, on a list that shows: what a typical Enter sends.
+  sent.removeAll()
+  _ = await registry.receive(id, ClientMessage.input(id: field, value: "y", sequence: 2).json)
+  if let error = await registry.receive(id, enter) { invalid("\(scenario): \(error)") }
+  guard sent.count == 1, let added = sent.first, added.contains("items left")
+  else { invalid("\(scenario): Enter did not add the second item: \(sent)") }
+  // A page's frame is masked: 6 header bytes up to 125 bytes of payload.
+  bench.record(
+    scenario, "one character, up", samples: [Double(typed.utf8.count + 6)], unit: "bytes",
+    note: "\(typed.utf8.count) B of JSON + 6 B masked header")
+  bench.record(
+    scenario, "one character, down", samples: [Double(down)], unit: "bytes",
+    note: "no echo of what was typed")
+  bench.record(
+    scenario, "Enter, down", samples: [Double(webSocketFrameSize(payload: added.utf8.count))],
+    unit: "bytes", note: "the second item: its row, the counter, the field cleared")
+}

@@ -36,7 +36,7 @@ while let argument = arguments.popFirst() {
       """
       usage: tether-bench [--json PATH] [--filter S1,S2,...] [--quick] [--iterations N]
         --json PATH    also write the results as JSON to PATH
-        --filter LIST  run only these scenarios (S1 to S10, W1 to W4)
+        --filter LIST  run only these scenarios (S1 to S10, W1 to W5)
         --quick        3 repetitions of 50 ms instead of 5 of 200 ms (smoke test, not figures)
         --iterations N exactly N operations per repetition, no calibration: fixed work for
                        `valgrind --tool=callgrind` instruction counts
@@ -91,6 +91,7 @@ if wants("W2") {
 }
 if wants("W3") { runW3(bench) }
 if wants("W4") { await runW4(bench, keys: quick ? 40 : 200) }
+if wants("W5") { await runW5(bench, trials: quick ? 20 : 100) }
 print("\nchecksum \(bench.checksum)")
 if let jsonPath {
   do {

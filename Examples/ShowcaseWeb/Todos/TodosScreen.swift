@@ -39,14 +39,17 @@ final class TodosScreen: WebView {
           newTodo.render(id: "\(id).new", in: context),
         ]),
     ]
-    if let error = todos.errorMessage {
-      sections.append(
-        .element("p", id: "\(id).error", [("class", "error"), ("role", "alert")], [.text(error)]))
-    }
-    if !todos.isEmpty {
-      sections.append(main(id: id, in: context))
-      sections.append(footer(id: id, in: context))
-    }
+    // The error line, the list and the footer are always in the page, hidden when empty (as
+    // the specification asks), so the first item or error changes attributes and the list's
+    // rows, never the whole app (and never the field being typed in).
+    let error = todos.errorMessage
+    sections.append(
+      .element(
+        "p", id: "\(id).error",
+        [("class", "error"), ("role", "alert")] + (error == nil ? [("hidden", "")] : []),
+        [.text(error ?? "")]))
+    sections.append(main(id: id, in: context))
+    sections.append(footer(id: id, in: context))
     return .element("section", id: id, [("class", "todoapp")], sections)
   }
 
@@ -62,7 +65,8 @@ final class TodosScreen: WebView {
     ]
     if allDone { toggleAttributes.append(("checked", "")) }
     return .element(
-      "section", id: "\(id).main", [("class", "main")],
+      "section", id: "\(id).main",
+      [("class", "main")] + (todos.isEmpty ? [("hidden", "")] : []),
       [
         .element("input", id: toggleAll, toggleAttributes),
         .element(
@@ -136,15 +140,19 @@ final class TodosScreen: WebView {
             [.element("a", id: link, attributes, [.text(filter.title)])])
         }),
     ]
+    let clear = "\(id).clear"
+    var clearAttributes: [(name: String, value: String)] = [
+      ("class", "clear-completed"), ("type", "button"),
+    ]
     if todos.completedCount > 0 {
-      let clear = "\(id).clear"
       context.onClick(clear) { [todos] in todos.clearCompleted() }
-      parts.append(
-        .element(
-          "button", id: clear, [("class", "clear-completed"), ("type", "button")],
-          [.text("Clear completed")]))
+    } else {
+      clearAttributes.append(("hidden", ""))
     }
-    return .element("footer", id: "\(id).footer", [("class", "footer")], parts)
+    parts.append(.element("button", id: clear, clearAttributes, [.text("Clear completed")]))
+    return .element(
+      "footer", id: "\(id).footer",
+      [("class", "footer")] + (todos.isEmpty ? [("hidden", "")] : []), parts)
   }
 
   /// The template's look, written for this page: no child combinators or entities, since a
@@ -194,6 +202,7 @@ final class TodosScreen: WebView {
       cursor: pointer; }
     .clear-completed:hover { text-decoration: underline; }
     .todoapp .error { color: #b00020; padding: 0.5rem 1rem; margin: 0; }
+    .todoapp [hidden] { display: none; }
     @media (prefers-color-scheme: dark) {
       .todoapp { background: #1c1c21; color: #f2f2f7; }
       .todo-list li { border-bottom-color: #2c2c33; }

@@ -62,6 +62,9 @@ public final class WebSession {
     renderToken = observe { [weak self] in self?.renderAndSend() }
   }
 
+  /// The ids of the fields (text fields, checkboxes) the page shows, as last rendered.
+  public var fieldIDs: [String] { context.fieldHandlers.keys.sorted() }
+
   /// The path the stack shows, such as `/gallery/photo/230200335`.
   public var path: String { presenter.path.description }
 
