@@ -193,7 +193,8 @@ extension EndToEnd {
         try await browser.pointerClick("\(Self.items):nth-child(1) .destroy")
         try await browser.waitUntil("One deleted") { try await browser.count(Self.items) == 3 }
         #expect(
-          try await browser.count(".clear-completed:not([hidden])") == 0, "nothing completed: hidden")
+          try await browser.count(".clear-completed:not([hidden])") == 0,
+          "nothing completed: hidden")
         try await browser.click("\(Self.items):nth-child(1) .toggle")
         try await browser.waitUntil("clear completed shown") {
           try await browser.count(".clear-completed:not([hidden])") == 1
