@@ -220,22 +220,9 @@ func runW4(_ bench: Bench, keys count: Int) async {
     print("\(scenario): not measured (needs chromium and chromedriver)")
     return
   }
-  var logger = Logger(label: "tether-bench-web")
-  logger.logLevel = .critical  // cancelling the server at the end logs its shutdown as errors
-  let registry = WebSessionRegistry(services: .bundled())
-  let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-  let application = ShowcaseWebServer.makeApplication(
-    host: "127.0.0.1", port: 0, registry: registry, logger: logger,
-    onRunning: { port in portSink.yield(port) })
-  let server = Task { try await application.runService(gracefulShutdownSignals: []) }
-  defer {
-    server.cancel()
-    registry.closeAll()
-  }
-  var iterator = ports.makeAsyncIterator()
-  guard let port = await iterator.next() else { invalid("\(scenario): the server did not start") }
   let times: [Double]
   do {
+    let port = try await servedShowcase.port()
     let browser = try await Browser()
     do {
       try await browser.open("http://127.0.0.1:\(port)/gallery")
@@ -256,6 +243,38 @@ func runW4(_ bench: Bench, keys count: Int) async {
   bench.record(
     scenario, "Tether (server, socket, patches)", samples: times, unit: "ms",
     note: String(format: "p99 %.2f ms, %d keys", p99, count))
+}
+
+/// The showcase's web server, running in this process on a free loopback port from its first
+/// use to the end of the run (W4 and W5 drive it in Chromium).
+@MainActor
+let servedShowcase = ServedShowcase()
+
+/// See ``servedShowcase``.
+@MainActor
+final class ServedShowcase {
+  private var started: Int?
+
+  /// The server's port, starting it on first use.
+  func port() async throws -> Int {
+    if let started { return started }
+    var logger = Logger(label: "tether-bench-web")
+    logger.logLevel = .critical  // a run that ends with the server up logs nothing of it
+    let registry = WebSessionRegistry(services: .bundled())
+    let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+    let application = ShowcaseWebServer.makeApplication(
+      host: "127.0.0.1", port: 0, registry: registry, logger: logger,
+      onRunning: { port in portSink.yield(port) })
+    Task { try await application.runService(gracefulShutdownSignals: []) }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else { throw ServerError.didNotStart }
+    started = port
+    return port
+  }
+
+  enum ServerError: Error {
+    case didNotStart
+  }
 }
 
 /// The bytes a server-to-client WebSocket text frame of `payload` bytes takes (unmasked).
@@ -330,22 +349,9 @@ func runW5(_ bench: Bench, trials count: Int) async {
     print("\(scenario): latency not measured (needs chromium and chromedriver)")
     return
   }
-  var logger = Logger(label: "tether-bench-web")
-  logger.logLevel = .critical
-  let registry = WebSessionRegistry(services: .bundled())
-  let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-  let application = ShowcaseWebServer.makeApplication(
-    host: "127.0.0.1", port: 0, registry: registry, logger: logger,
-    onRunning: { port in portSink.yield(port) })
-  let server = Task { try await application.runService(gracefulShutdownSignals: []) }
-  defer {
-    server.cancel()
-    registry.closeAll()
-  }
-  var iterator = ports.makeAsyncIterator()
-  guard let port = await iterator.next() else { invalid("\(scenario): the server did not start") }
   var times: [Double] = []
   do {
+    let port = try await servedShowcase.port()
     let browser = try await Browser()
     do {
       try await browser.open("http://127.0.0.1:\(port)/todos")
