@@ -62,6 +62,13 @@ struct RenderedElements {
       if kind == "r" || kind == "c", let html = patch.count > 2 ? patch[2] as? String : nil {
         ids.formUnion(Self.ids(in: html))
       }
+      // An insert names its parent, then the child it follows (or ""), then the new HTML.
+      if kind == "i", let html = patch.count > 3 ? patch[3] as? String : nil {
+        if let after = patch[2] as? String, !after.isEmpty, !ids.contains(after) {
+          unknown.append(after)
+        }
+        ids.formUnion(Self.ids(in: html))
+      }
     }
     return unknown
   }

@@ -44,19 +44,47 @@ import Testing
       HTMLPatch.diff(from: before, to: page(selected: 0, text: "4 rows", extra: false)) == [
         .text(id: "status", text: "4 rows")
       ])
+    // A child added, the others kept in order: one insert, not the children again.
     let grown = page(selected: 0, text: "3 rows", extra: true)
-    let patches = HTMLPatch.diff(from: before, to: grown)
-    #expect(patches.count == 1)
-    guard case .children(let id, let html) = patches.first else {
-      Issue.record("expected the children of #app to be replaced, got \(patches)")
-      return
-    }
-    #expect(id == "app")
-    #expect(html.hasSuffix(#"<p id="more">more</p>"#))
+    #expect(
+      HTMLPatch.diff(from: before, to: grown) == [
+        .insert(parent: "app", after: "list", html: #"<p id="more">more</p>"#)
+      ])
+    #expect(HTMLPatch.diff(from: grown, to: before) == [.remove(id: "more")])
+    // A child removed and another changed: the removal, then the change in place.
     let replaced = HTMLNode.element("div", id: "app", [], [.element("span", id: "status", [], [])])
     #expect(
-      HTMLPatch.diff(from: before, to: replaced).first
-        == .children(id: "app", html: #"<span id="status"></span>"#))
+      HTMLPatch.diff(from: before, to: replaced) == [
+        .remove(id: "list"), .replace(id: "status", html: #"<span id="status"></span>"#),
+      ])
+  }
+
+  @Test func rowsAddedOrDeletedTravelAloneAndAMoveReplacesTheChildren() {
+    func list(_ ids: [Int]) -> HTMLNode {
+      .element(
+        "ul", id: "l", [],
+        ids.map { .element("li", id: "r\($0)", [], [.text("row \($0)")]) })
+    }
+    #expect(
+      HTMLPatch.diff(from: list([1, 2]), to: list([0, 1, 2, 3])) == [
+        .insert(parent: "l", after: nil, html: #"<li id="r0">row 0</li>"#),
+        .insert(parent: "l", after: "r2", html: #"<li id="r3">row 3</li>"#),
+      ])
+    #expect(
+      HTMLPatch.diff(from: list([1, 2, 3]), to: list([1, 3])) == [.remove(id: "r2")])
+    #expect(
+      HTMLPatch.diff(from: list([1, 2]), to: list([2, 1])) == [
+        .children(id: "l", html: #"<li id="r2">row 2</li><li id="r1">row 1</li>"#)
+      ], "a move: the children again")
+    #expect(
+      HTMLPatch.diff(from: list([1]), to: list([2, 3, 4])).first
+        == .children(
+          id: "l", html: #"<li id="r2">row 2</li><li id="r3">row 3</li><li id="r4">row 4</li>"#),
+      "nothing kept: one replacement is smaller")
+    let json = ServerMessage(patches: [
+      .insert(parent: "l", after: nil, html: "<li id=\"r0\"></li>"), .remove(id: "r9"),
+    ]).json
+    #expect(json == #"{"p":[["i","l","","\u003cli id=\"r0\">\u003c/li>"],["d","r9"]]}"#)
   }
 
   @Test func serverMessagesAreCompactJSONSafeInsideAPage() {

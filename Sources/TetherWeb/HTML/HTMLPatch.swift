@@ -9,6 +9,11 @@ public enum HTMLPatch: Equatable, Sendable {
   case text(id: String, text: String)
   /// Set attribute `name` of element `id`; `nil` removes it.
   case attribute(id: String, name: String, value: String?)
+  /// Insert `html` into element `parent`, right after its child `after`, or first when `after`
+  /// is `nil`: a row added to a list, without sending the others again.
+  case insert(parent: String, after: String?, html: String)
+  /// Remove the element `id`: a row deleted from a list.
+  case remove(id: String)
   /// Set the live value of the field `id` — what a person types or ticks — because the model
   /// changed it on purpose (a field cleared after submit). A page that has typed in the field
   /// since the model's newest acknowledged edit keeps its own text (TetherFlow's
@@ -37,14 +42,15 @@ public enum HTMLPatch: Equatable, Sendable {
   public var targetID: String {
     switch self {
     case .replace(let id, _), .children(let id, _), .text(let id, _), .attribute(let id, _, _),
-      .value(let id, _, _):
+      .value(let id, _, _), .insert(let id, _, _), .remove(let id):
       id
     }
   }
 
   /// The patches that turn the page `old` into `new`, smallest first: an attribute or a text
-  /// changes in place; children whose ids changed are replaced together; an element whose tag
-  /// or id changed is replaced whole.
+  /// changes in place; children added or removed with the others kept in order are inserted or
+  /// removed one by one; children whose ids changed otherwise are replaced together; an element
+  /// whose tag or id changed is replaced whole.
   ///
   /// - Parameters:
   ///   - old: The page the browser has.
@@ -92,6 +98,11 @@ public enum HTMLPatch: Equatable, Sendable {
     let sameShape =
       before.children.count == after.children.count
       && zip(before.children, after.children).allSatisfy { $0.id == $1.id && $0.id != nil }
+    if !sameShape, let keyed = keyedChanges(from: before, to: after) {
+      patches += keyed.patches
+      for (oldChild, newChild) in keyed.kept { diff(oldChild, newChild, into: &patches) }
+      return
+    }
     guard sameShape else {
       var html = ""
       for child in after.children { child.write(to: &html) }
@@ -101,5 +112,39 @@ public enum HTMLPatch: Equatable, Sendable {
     for (oldChild, newChild) in zip(before.children, after.children) {
       diff(oldChild, newChild, into: &patches)
     }
+  }
+
+  /// Inserts and removals that turn `before`'s children into `after`'s when every child is an
+  /// element with a unique id and the children both keep stay in the same order (rows added,
+  /// or rows deleted, not moved); `nil` otherwise. Returns the patches and the kept pairs to
+  /// diff in turn.
+  private static func keyedChanges(
+    from before: HTMLNode.Element, to after: HTMLNode.Element
+  ) -> (patches: [HTMLPatch], kept: [(HTMLNode, HTMLNode)])? {
+    let oldIDs = before.children.map(\.id)
+    let newIDs = after.children.map(\.id)
+    guard !oldIDs.isEmpty, !newIDs.isEmpty,
+      oldIDs.allSatisfy({ $0 != nil }), newIDs.allSatisfy({ $0 != nil })
+    else { return nil }
+    let oldSet = Set(oldIDs.compactMap { $0 })
+    let newSet = Set(newIDs.compactMap { $0 })
+    guard oldSet.count == oldIDs.count, newSet.count == newIDs.count else { return nil }
+    let keptOld = before.children.filter { newSet.contains($0.id ?? "") }
+    let keptNew = after.children.filter { oldSet.contains($0.id ?? "") }
+    guard keptOld.map(\.id) == keptNew.map(\.id) else { return nil }  // a move
+    // Only worth it when most children stay: otherwise one replacement is smaller.
+    guard keptNew.count * 2 >= after.children.count else { return nil }
+    var patches: [HTMLPatch] = []
+    for child in before.children where !newSet.contains(child.id ?? "") {
+      patches.append(.remove(id: child.id ?? ""))
+    }
+    var previous: String?
+    for child in after.children {
+      if !oldSet.contains(child.id ?? "") {
+        patches.append(.insert(parent: after.id, after: previous, html: child.html))
+      }
+      previous = child.id
+    }
+    return (patches, Array(zip(keptOld, keptNew)))
   }
 }

@@ -94,6 +94,15 @@ public enum WebAssets {
               if (patch.length < 4) element.removeAttribute(patch[2]);
               else element.setAttribute(patch[2], patch[3]);
               break;
+            case "i": {
+              const template = document.createElement("template");
+              template.innerHTML = patch[3];
+              const after = patch[2] ? document.getElementById(patch[2]) : null;
+              if (after && after.parentNode === element) after.after(...template.content.childNodes);
+              else element.prepend(...template.content.childNodes);
+              break;
+            }
+            case "d": element.remove(); break;
             case "v":
               // The model changed the field on purpose; newer typing than it had seen stays.
               element.dataset.ack = patch[3];

@@ -202,7 +202,8 @@ public struct ServerMessage: Equatable, Sendable {
   }
 
   /// The message as compact JSON: patches as arrays (`["t", id, text]`; an attribute set is
-  /// `["a", id, name, value]`, removed `["a", id, name]`). The element to focus is marked by a
+  /// `["a", id, name, value]`, removed `["a", id, name]`; a child inserted
+  /// `["i", parent, after, html]`, with `""` for first; an element removed `["d", id]`). The element to focus is marked by a
   /// trailing `1` on the last patch that targets it (`["a", id, "aria-selected", "true", 1]`:
   /// two bytes on a selection move), or, when no patch does, named by `"f"`.
   public var json: String {
@@ -230,6 +231,9 @@ public struct ServerMessage: Equatable, Sendable {
     // A removed attribute has no value at all, not `null`: five bytes less on every
     // selection move, which removes one `aria-selected` and sets another.
     case .attribute(let id, let name, nil): "[\"a\",\(quote(id)),\(quote(name))]"
+    case .insert(let parent, let after, let html):
+      "[\"i\",\(quote(parent)),\(quote(after ?? "")),\(quote(html))]"
+    case .remove(let id): "[\"d\",\(quote(id))]"
     case .value(let id, .text(let text), let acknowledged):
       "[\"v\",\(quote(id)),\(quote(text)),\(acknowledged)]"
     case .value(let id, .checked(let checked), let acknowledged):
