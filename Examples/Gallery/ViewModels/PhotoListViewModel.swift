@@ -67,6 +67,14 @@ public final class PhotoListViewModel {
   @Output public private(set) var canLoadMore = false
   /// A line about the list: "30 photos", or "Loading more photos…" while a page loads.
   public let statusText: Property<String>
+  /// The search field's text, as typed: the field writes it. Once the person stops typing for
+  /// ``searchDelay``, the list shows the loaded photos whose title contains it (ignoring case
+  /// and accents); empty shows them all.
+  public let searchText = MutableProperty("")
+  /// How long the search waits after the last keystroke.
+  public static let searchDelay = Duration.milliseconds(200)
+  /// Whether the search field has focus (a terminal's `/` gives it; Enter or Escape ends it).
+  @Output public private(set) var isSearching = false
   private let alertPipe = Signal<Alert>.pipe()
   /// Alerts to show (seed 000's "not for sale").
   public var alert: Signal<Alert> { alertPipe.output }
@@ -81,6 +89,11 @@ public final class PhotoListViewModel {
   private let service: any PhotoService
   private let dates: PhotoDateFormat
   private var photos: [Photo] = []
+  /// The photos the rows show: those matching the search, in order.
+  private var visible: [Photo] = []
+  /// The search applied (trimmed): the last debounced ``searchText``.
+  private var query = ""
+  private var searchToken: ObservationToken?
   private var loadedIDs: Set<Int> = []
   private var lastPage: PhotoPage?
   private var generation = 0
@@ -91,7 +104,19 @@ public final class PhotoListViewModel {
   /// - Parameters:
   ///   - service: Where photos come from.
   ///   - timeZone: The time zone dates are shown in.
-  public init(service: any PhotoService, timeZone: TimeZone = .current) {
+  public convenience init(service: any PhotoService, timeZone: TimeZone = .current) {
+    self.init(service: service, timeZone: timeZone, searchClock: ContinuousClock())
+  }
+
+  /// Creates the list, with the clock the search's debounce runs on (a test's `TestClock`).
+  ///
+  /// - Parameters:
+  ///   - service: Where photos come from.
+  ///   - timeZone: The time zone dates are shown in.
+  ///   - searchClock: The screen's clock.
+  public init<C: Clock<Duration>>(
+    service: any PhotoService, timeZone: TimeZone = .current, searchClock: C
+  ) {
     isLoading = firstPage.isLoading
     isLoadingNextPage = nextPage.isLoading
     self.service = service
@@ -103,6 +128,49 @@ public final class PhotoListViewModel {
       if loading { return "Loading more photos…" }
       return count == 1 ? "1 photo" : "\(count) photos"
     }.skipRepeats()
+    searchToken = searchText.debounce(for: Self.searchDelay, clock: searchClock).observe {
+      [weak self] text in self?.search(text)
+    }
+  }
+
+  /// `/` in a terminal: the search field takes the keys.
+  public func searchRequested() {
+    if !isSearching { isSearching = true }
+  }
+
+  /// Enter in the search field: the keys go back to the list, the search stays.
+  public func searchEnded() {
+    if isSearching { isSearching = false }
+  }
+
+  /// Escape in the search field: the search is cleared and the keys go back to the list.
+  public func searchCancelled() {
+    searchText.value = ""
+    search("")
+    searchEnded()
+  }
+
+  private func search(_ text: String) {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    guard trimmed != query else { return }
+    query = trimmed
+    // With no search, the rows show every photo: one array, shared, not a copy.
+    visible = query.isEmpty ? photos : photos.filter(matches)
+    rows = visible.map { PhotoListCellViewModel(photo: $0, dates: dates) }
+    updateEmptyState()
+  }
+
+  private func matches(_ photo: Photo) -> Bool {
+    query.isEmpty
+      || photo.name.range(of: query, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+  }
+
+  private func updateEmptyState() {
+    let message: String? =
+      if photos.isEmpty { Self.emptyMessage } else if visible.isEmpty {
+        "No photo title contains “\(query)”"
+      } else { nil }
+    if emptyStateMessage != message { emptyStateMessage = message }
   }
 
   /// The screen appeared: load the first page.
@@ -123,7 +191,7 @@ public final class PhotoListViewModel {
   ///
   /// - Parameter index: The selected row.
   public func userReached(row index: Int) async {
-    guard index >= photos.count - 1 else { return }
+    guard index >= visible.count - 1 else { return }
     await loadNextPage()
   }
 
@@ -131,8 +199,8 @@ public final class PhotoListViewModel {
   ///
   /// - Parameter index: The chosen row; rows outside the list are ignored.
   public func userSelected(row index: Int) {
-    guard photos.indices.contains(index) else { return }
-    open(photos[index])
+    guard visible.indices.contains(index) else { return }
+    open(visible[index])
   }
 
   /// A link asked for the photo with `id`: fetch it (it need not be on a loaded page) and
@@ -174,10 +242,10 @@ public final class PhotoListViewModel {
       failedRequest = .firstPage
       let page = try await service.popularPhotos(page: 1)
       photos = []
+      visible = []
       loadedIDs = []
       append(page)
-      let emptyState = photos.isEmpty ? Self.emptyMessage : nil
-      if emptyStateMessage != emptyState { emptyStateMessage = emptyState }
+      updateEmptyState()
       failedRequest = nil
     }
   }
@@ -203,12 +271,19 @@ public final class PhotoListViewModel {
   private func append(_ page: PhotoPage) {
     let fresh = page.photos.filter { loadedIDs.insert($0.id).inserted }
     photos += fresh
+    let shown = fresh.filter(matches)
     lastPage = page
     if canLoadMore != page.hasNextPage { canLoadMore = page.hasNextPage }
-    if photos.count == fresh.count {
-      rows = fresh.map { PhotoListCellViewModel(photo: $0, dates: dates) }
+    if query.isEmpty {
+      visible = photos  // shared with `photos`, not a copy
     } else {
-      rows += fresh.map { PhotoListCellViewModel(photo: $0, dates: dates) }  // in place, once
+      visible += shown
     }
+    if photos.count == fresh.count {
+      rows = shown.map { PhotoListCellViewModel(photo: $0, dates: dates) }
+    } else {
+      rows += shown.map { PhotoListCellViewModel(photo: $0, dates: dates) }  // in place, once
+    }
+    if !query.isEmpty { updateEmptyState() }
   }
 }

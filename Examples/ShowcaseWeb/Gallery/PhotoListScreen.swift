@@ -8,6 +8,9 @@ import TetherWeb
 enum PhotoListScreen {
   static func view(_ list: PhotoListViewModel) -> any WebView {
     VStack([
+      TextField(
+        list.searchText, placeholder: "Search titles", label: "Search photo titles",
+        className: "search"),
       LoadStatus(
         isLoading: list.isLoading, errorMessage: list.errorMessage,
         loadingMessage: "Loading popular photos…",

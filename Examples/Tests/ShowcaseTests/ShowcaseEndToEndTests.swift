@@ -192,6 +192,30 @@ extension EndToEnd {
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func gallerySearchBySlashFiltersTheRows() throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let photos = BundledPhotoService.page(1).photos
+      let word = try #require(photos.first?.name.split(separator: " ").first).lowercased()
+      let expected = photos.filter {
+        $0.name.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+      }.count
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary, arguments: ["--open", "/gallery"])
+      try session.waitFor("20 photos")
+      try session.keys("/")
+      try session.waitFor("Search titles")
+      try session.keys(word)
+      try session.waitFor(expected == 1 ? "1 photo ·" : "\(expected) photos")
+      // q is text while searching; Escape clears the search and gives the keys back.
+      try session.keys("Escape")
+      try session.waitFor("20 photos")
+      try session.keys("q")
+      #expect(try session.waitUntilDead())
+    }
+
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
     func todosAddToggleEditFilterClearAndDeleteByKeys() throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")

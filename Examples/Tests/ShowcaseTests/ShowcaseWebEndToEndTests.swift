@@ -91,6 +91,30 @@ extension EndToEnd {
       }
     }
 
+    @Test func gallerySearchFiltersAsYouTypeAndClearingShowsAll() async throws {
+      try await withShowcase { showcase, browser in
+        try await browser.open(showcase.url + "/gallery")
+        try await browser.waitUntil("20 rows") { try await browser.count(Self.rows) == 20 }
+        let photos = BundledPhotoService.page(1).photos
+        let word = try #require(photos.first?.name.split(separator: " ").first).lowercased()
+        let expected = photos.filter {
+          $0.name.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        }.count
+        try await browser.click("#screen input.search")
+        try await browser.press(word)
+        try await browser.waitUntil("\(expected) rows for \(word)") {
+          try await browser.count(Self.rows) == expected
+        }
+        #expect(
+          try await browser.run("return document.querySelector('input.search').value;")
+            as? String == word, "the typed text is never overwritten")
+        // Select all and delete: every photo again.
+        try await browser.run("document.querySelector('input.search').select();")
+        try await browser.press("\u{E003}")
+        try await browser.waitUntil("20 rows again") { try await browser.count(Self.rows) == 20 }
+      }
+    }
+
     @Test func coursesProfileArticlesAndEntryMainPaths() async throws {
       try await withShowcase { showcase, browser in
         try await browser.open(showcase.url + "/courses")

@@ -166,7 +166,7 @@ import TetherWebHummingbird
       try JSONSerialization.jsonObject(with: Data(page.utf8)) as? [String: Any])
     // The whole app again, with the fourth photo selected (and focused), as on the first node.
     let photos = BundledPhotoService.page(1).photos
-    #expect(redrawn["f"] as? String == "s2.2.r\(photos[3].id)")
+    #expect(redrawn["f"] as? String == "s2.3.r\(photos[3].id)")
     #expect(
       page.contains(
         "r\(photos[3].id)\\\" type=\\\"button\\\" class=\\\"row\\\" role=\\\"option\\\" aria-selected"

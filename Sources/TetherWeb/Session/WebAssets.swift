@@ -241,6 +241,9 @@ public enum WebAssets {
     .stack > button { align-self: flex-start; margin-right: 0.5rem; padding: 0.4rem 0.9rem;
       border-radius: 0.5rem; border: 1px solid var(--accent); background: none; cursor: pointer; }
     .stack > button:disabled { opacity: 0.5; cursor: default; }
+    .stack > input[type=text] { font: inherit; width: 100%; padding: 0.45rem 0.7rem;
+      border: 1px solid var(--dim); border-radius: 0.5rem; color: var(--fg);
+      background: var(--bg); }
     dialog[open] { position: fixed; inset: 0; margin: auto; max-width: min(90vw, 24rem);
       height: fit-content; border: 1px solid var(--dim); border-radius: 0.75rem; color: var(--fg);
       background: var(--bg); box-shadow: 0 0 0 100vmax rgba(0, 0, 0, 0.35); }
