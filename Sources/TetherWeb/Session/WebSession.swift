@@ -197,21 +197,14 @@ public final class WebSession {
         return refuse(.noHandler(id: String(id.prefix(80))))
       }
       switch message {
-      case .input(_, _, let sequence), .check(_, _, let sequence):
-        fieldAcks[id] = max(fieldAcks[id] ?? 0, sequence)
-      default: break
-      }
-      switch message {
       case .input(_, let value, let sequence):
         // The page shows what was typed: the tree it is diffed against says so first, so the
         // model taking the text is no change to send back (no echo), and only a change of the
         // model's own (a trimmed or cleared field) goes out.
-        pageTree = pageTree?.setting(
-          [("value", value), ("data-ack", "\(sequence)")], onElement: id)
+        pageShows([("value", value)], on: id, edit: sequence)
         handlers.input?(value, sequence)
       case .check(_, let checked, let sequence):
-        pageTree = pageTree?.setting(
-          [("checked", checked ? "" : nil), ("data-ack", "\(sequence)")], onElement: id)
+        pageShows([("checked", checked ? "" : nil)], on: id, edit: sequence)
         handlers.check?(checked, sequence)
       case .submit: handlers.submit?()
       case .cancel: handlers.cancel?()
@@ -243,6 +236,15 @@ public final class WebSession {
     // updates within the round trip. The re-render that follows finds nothing left to send.
     renderAndSend()
     return nil
+  }
+
+  /// Records what the page shows after its edit number `sequence` of field `id`: the newest
+  /// edit seen (a value sent back carries it) and the field's live attributes in the kept tree.
+  private func pageShows(
+    _ attributes: [(name: String, value: String?)], on id: String, edit sequence: Int
+  ) {
+    fieldAcks[id] = max(fieldAcks[id] ?? 0, sequence)
+    pageTree = pageTree?.setting(attributes + [("data-ack", "\(sequence)")], onElement: id)
   }
 
   /// The refusal of a gesture on the screen behind an open alert, if it is one.
