@@ -22,21 +22,23 @@ final class SignUpViewModel {
   @Output private(set) var confirmation: String? = nil
 
   init() {
-    nameError = name.map { name in
-      let trimmed = name.trimmingCharacters(in: .whitespaces)
-      if name.isEmpty { return nil }
-      return trimmed.count < 2 ? "Your name needs at least 2 letters." : nil
-    }
-    emailError = email.map { email in
-      if email.isEmpty { return nil }
-      let parts = email.split(separator: "@")
-      let valid = parts.count == 2 && parts[1].contains(".") && !parts[0].isEmpty
-      return valid ? nil : "That does not look like an email address."
-    }
+    nameError = name.map { $0.isEmpty ? nil : Self.problem(withName: $0) }
+    emailError = email.map { $0.isEmpty ? nil : Self.problem(withEmail: $0) }
+    // One rule for the messages and the button: valid means no problem with either field.
     canSubmit = name.combineLatest(with: email).map { name, email in
-      name.trimmingCharacters(in: .whitespaces).count >= 2 && email.contains("@")
-        && email.split(separator: "@").count == 2
+      Self.problem(withName: name) == nil && Self.problem(withEmail: email) == nil
     }
+  }
+
+  static func problem(withName name: String) -> String? {
+    name.trimmingCharacters(in: .whitespaces).count < 2
+      ? "Your name needs at least 2 letters." : nil
+  }
+
+  static func problem(withEmail email: String) -> String? {
+    let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+    let valid = parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
+    return valid ? nil : "That does not look like an email address."
   }
 
   /// The person pressed Sign up (or Enter in a field).
