@@ -32,6 +32,7 @@ let package = Package(
     .library(name: "Articles", targets: ["Articles"]),
     .library(name: "Entry", targets: ["Entry"]),
     .library(name: "Todos", targets: ["Todos"]),
+    .library(name: "TodosStorage", targets: ["TodosStorage"]),
     .library(name: "ShowcaseFlows", targets: ["ShowcaseFlows"]),
     .library(name: "ShowcaseWeb", targets: ["ShowcaseWeb"]),
     .library(name: "ShowcaseWebServer", targets: ["ShowcaseWebServer"]),
@@ -55,6 +56,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     // MARK: - The seed apps (UI-free view-model libraries)
@@ -102,6 +105,21 @@ let package = Package(
         .product(name: "TetherFlow", package: "Tether"),
       ],
       path: "Todos",
+      swiftSettings: swiftSettings
+    ),
+    // TodoMVC's durable stores: SQLite through GRDB (the embedded default) and PostgreSQL
+    // through postgres-nio (the cluster). Only the showcase's executables and their tests
+    // build them; the Todos view models know the `TodoStore` protocol alone.
+    .target(
+      name: "TodosStorage",
+      dependencies: [
+        "Todos",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ],
+      path: "TodosStorage",
       swiftSettings: swiftSettings
     ),
 
@@ -172,7 +190,7 @@ let package = Package(
       dependencies: [
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherTerminal", package: "Tether"),
-        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWeb", "ShowcaseWebServer",
+        "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWeb", "ShowcaseWebServer", "TodosStorage",
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
@@ -208,7 +226,7 @@ let package = Package(
     .executableTarget(
       name: "showcase-cluster",
       dependencies: [
-        "ShowcaseWebServer", "ShowcaseFlows",
+        "ShowcaseWebServer", "ShowcaseFlows", "TodosStorage",
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -296,6 +314,7 @@ let package = Package(
       dependencies: [
         "Courses", "Profile", "Articles", "Entry", "Todos", "ExampleSupport",
         .product(name: "TetherTesting", package: "Tether"),
+        .product(name: "Clocks", package: "swift-clocks"),
       ],
       swiftSettings: swiftSettings
     ),
@@ -337,6 +356,16 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Clocks", package: "swift-clocks"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TodosStorageTests",
+      dependencies: [
+        "Todos", "TodosStorage",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings
     ),

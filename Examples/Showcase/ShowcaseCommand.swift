@@ -11,6 +11,7 @@ import ShowcaseWebServer
 import TetherFlow
 import TetherTerminal
 import TetherWeb
+import TodosStorage
 
 #if canImport(Glibc)
   import Glibc
@@ -31,6 +32,10 @@ struct ShowcaseCommand: AsyncParsableCommand {
       Keys: ↑/↓ (or k/j) move, Enter opens, Esc/Backspace/← go back, q quits.
       --web serves the same apps to browsers instead: every screen has its own URL.
       Data is embedded by default; --api uses a server such as `swift run showcase-api`.
+      TodoMVC's lists (one per browser, and the terminal's own) are kept in a SQLite file in
+      --data (default: $XDG_STATE_HOME/tether-showcase, else ~/.local/state/tether-showcase),
+      or in PostgreSQL with --database or $DATABASE_URL. A store that cannot be opened is
+      said in one line, with exit status 2.
       """)
 
   @Flag(help: "Serve the showcase to web browsers instead of drawing it in this terminal.")
@@ -54,6 +59,18 @@ struct ShowcaseCommand: AsyncParsableCommand {
 
   @Option(help: "Use this server's data instead of the embedded data, e.g. http://127.0.0.1:8080.")
   var api: String?
+
+  @Option(
+    name: .customLong("data"),
+    help: "The folder for TodoMVC's SQLite file (default: ~/.local/state/tether-showcase).")
+  var dataFolder: String?
+
+  @Option(
+    help: """
+      Keep TodoMVC's lists in PostgreSQL instead: postgres://user:password@host:port/database. \
+      Also read from $DATABASE_URL.
+      """)
+  var database: String?
 
   @Option(
     name: .customLong("open"),
@@ -100,8 +117,14 @@ struct ShowcaseCommand: AsyncParsableCommand {
 
   @MainActor
   func run() async throws {
-    let services: ShowcaseServices =
+    var services: ShowcaseServices =
       if let api, let url = URL(string: api) { .http(baseURL: url) } else { .bundled() }
+    do {
+      services.todos = try await TodoStorage.open(database: database, dataFolder: dataFolder).store
+    } catch {
+      FileHandle.standardError.write(Data("showcase: \(error)\n".utf8))
+      throw ExitCode(2)
+    }
     if web {
       try await serveWeb(services: services)
       return

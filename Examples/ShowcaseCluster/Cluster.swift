@@ -41,6 +41,7 @@ final class Cluster: Sendable {
   private let sessionGrace: Double
   private let haproxyPath: String
   private let key: String
+  private let databaseURL: String
   /// Where HAProxy's generated configuration lives while the cluster runs.
   private let folder = URL(filePath: NSTemporaryDirectory())
     .appending(path: "showcase-cluster-\(ProcessInfo.processInfo.processIdentifier)")
@@ -55,8 +56,12 @@ final class Cluster: Sendable {
     var status: Int32?
   }
 
-  init(nodes: Int, nodeCommand: NodeCommand, sessionGrace: Double, haproxy: String) {
+  init(
+    nodes: Int, nodeCommand: NodeCommand, sessionGrace: Double, haproxy: String,
+    databaseURL: String
+  ) {
     nodeCount = nodes
+    self.databaseURL = databaseURL
     self.nodeCommand = nodeCommand
     self.sessionGrace = sessionGrace
     haproxyPath = haproxy
@@ -140,6 +145,7 @@ final class Cluster: Sendable {
       ]
     var environment = ProcessInfo.processInfo.environment
     environment["TETHER_RESUME_KEY"] = key
+    environment["DATABASE_URL"] = databaseURL
     process.environment = environment
     let output = Pipe()
     process.standardOutput = output

@@ -3,6 +3,7 @@ import Foundation
 import ShowcaseFlows
 import ShowcaseWebServer
 import TetherWeb
+import TodosStorage
 
 /// `showcase-cluster`: the web showcase on several nodes behind HAProxy.
 @main
@@ -16,6 +17,9 @@ struct ClusterCommand: AsyncParsableCommand {
       HAProxy in front on --port (round robin, no stickiness, health checks on /health, the
       WebSocket upgrade passed through). A node that dies is started again on its port. Stops
       everything on SIGTERM or SIGINT, with status 0. Needs haproxy (apt-get install haproxy).
+      TodoMVC's lists live in PostgreSQL, shared by every node: --database (or $DATABASE_URL),
+      or else a throwaway server this tool starts (initdb into a temporary folder, 127.0.0.1
+      only, a free port) and deletes on exit. Needs postgresql then (apt-get install postgresql).
       """)
 
   @Option(help: "How many nodes.")
@@ -32,6 +36,13 @@ struct ClusterCommand: AsyncParsableCommand {
 
   @Option(help: "The haproxy binary; default: the one on PATH or in /usr/sbin.")
   var haproxy: String?
+
+  @Option(
+    help: """
+      The nodes' PostgreSQL database (postgres://user:password@host:port/database); default: \
+      $DATABASE_URL, else a throwaway server.
+      """)
+  var database: String?
 
   /// Serves as one node (what the cluster starts): the showcase's web server, with the key
   /// from the environment.
@@ -55,8 +66,15 @@ struct ClusterCommand: AsyncParsableCommand {
           Data("showcase-cluster: a node needs $\(ShowcaseWebServer.resumeKeyVariable)\n".utf8))
         throw ExitCode(2)
       }
+      var services = ShowcaseServices.bundled()
+      do {
+        services.todos = try await TodoStorage.open(database: database, dataFolder: nil).store
+      } catch {
+        FileHandle.standardError.write(Data("showcase-cluster node: \(error)\n".utf8))
+        throw ExitCode(2)
+      }
       try await ShowcaseWebServer.serve(
-        services: .bundled(), host: "127.0.0.1", port: port,
+        services: services, host: "127.0.0.1", port: port,
         sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: signer)
       return
     }
@@ -70,6 +88,26 @@ struct ClusterCommand: AsyncParsableCommand {
             + "haproxy) and run again\n").utf8))
       throw ExitCode(2)
     }
+    // Every node keeps TodoMVC's lists in one PostgreSQL database.
+    var throwaway: ThrowawayPostgres?
+    let databaseURL: String
+    if let given = database ?? ProcessInfo.processInfo.environment[TodoStorage.databaseVariable],
+      !given.isEmpty
+    {
+      databaseURL = given
+    } else {
+      do {
+        let started = try ThrowawayPostgres.start()
+        throwaway = started
+        databaseURL = started.url
+        FileHandle.standardOutput.write(
+          Data("postgresql at \(started.url) (throwaway, in \(started.folder))\n".utf8))
+      } catch {
+        FileHandle.standardError.write(Data("showcase-cluster: \(error)\n".utf8))
+        throw ExitCode(2)
+      }
+    }
+    defer { throwaway?.stop() }
     let nodeCommand: NodeCommand
     if let server {
       nodeCommand = NodeCommand(binary: server, arguments: ["--web", "--host", "127.0.0.1"])
@@ -77,7 +115,8 @@ struct ClusterCommand: AsyncParsableCommand {
       nodeCommand = NodeCommand(binary: executablePath(), arguments: ["--node"])
     }
     let cluster = Cluster(
-      nodes: nodes, nodeCommand: nodeCommand, sessionGrace: sessionGrace, haproxy: haproxy)
+      nodes: nodes, nodeCommand: nodeCommand, sessionGrace: sessionGrace, haproxy: haproxy,
+      databaseURL: databaseURL)
     let status: Int32
     do {
       status = try await cluster.run(port: port)

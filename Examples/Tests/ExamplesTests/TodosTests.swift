@@ -1,16 +1,31 @@
+import Clocks
+import Synchronization
 import Testing
 import Tether
 import TetherTesting
 import Todos
 
-/// A store that fails every call, for the error path.
-private struct BrokenStore: TodoStore {
-  func load(list id: String) async throws(TodoStoreError) -> [Todo] {
-    throw .unavailable("disk on fire")
+/// An in-memory store that fails every call while it is down: the outage path.
+private final class FlakyStore: TodoStore {
+  let inner = InMemoryTodoStore()
+  let isDown = Mutex(true)
+  let failures = Mutex(0)
+
+  private func check() throws(TodoStoreError) {
+    if isDown.withLock({ $0 }) {
+      failures.withLock { $0 += 1 }
+      throw .unavailable("disk on fire")
+    }
   }
-  func save(_ todos: [Todo], list id: String) async throws(TodoStoreError) {
-    throw .unavailable("disk on fire")
+  func load(list id: String) async throws(TodoStoreError) -> TodoList {
+    try check()
+    return await inner.load(list: id)
   }
+  func apply(_ change: TodoChange, to id: String) async throws(TodoStoreError) -> Int {
+    try check()
+    return await inner.apply(change, to: id)
+  }
+  func changes(of id: String) -> AsyncStream<TodoList> { inner.changes(of: id) }
 }
 
 /// TodoMVC's rules (tastejs/todomvc `app-spec.md`) on the view model alone.
@@ -115,12 +130,58 @@ private struct BrokenStore: TodoStore {
     add("Milk", "Bread", to: first)
     first.toggle(id: first.todos[1].id)
     await first.saved()
+    #expect(first.isSaved)
     let again = await loaded(store, list: "browser-1")
     #expect(again.todos == first.todos)
     add("Eggs", to: again)
-    #expect(again.todos.map(\.id) == [1, 2, 3], "ids go on from the saved ones")
+    #expect(Set(again.todos.map(\.id)).count == 3, "each item has its own id")
     let other = await loaded(store, list: "browser-2")
     #expect(other.isEmpty, "another browser has its own list")
+  }
+
+  @Test func aChangeOnOneScreenReachesAnotherShowingTheSameListAndNoOther() async throws {
+    let store = InMemoryTodoStore()
+    let tab1 = await loaded(store, list: "browser-1")
+    let tab2 = await loaded(store, list: "browser-1")
+    let stranger = await loaded(store, list: "browser-2")
+    add("Milk", "Bread", to: tab1)
+    try await expectEventually { tab2.todos.map(\.title) == ["Milk", "Bread"] }
+    tab2.toggle(id: tab2.todos[0].id)
+    try await expectEventually { tab1.todos.first?.completed == true }
+    tab1.startEditing(id: tab1.todos[1].id)
+    tab1.editTitle.value = "Rye bread"
+    tab1.commitEdit()
+    try await expectEventually { tab2.todos.last?.title == "Rye bread" }
+    tab2.destroy(id: tab2.todos[0].id)
+    try await expectEventually { tab1.todos.map(\.title) == ["Rye bread"] }
+    #expect(stranger.isEmpty, "another browser's list never shows them")
+  }
+
+  @Test func anItemDeletedElsewhereWhileEditedHereEndsTheEdit() async throws {
+    let store = InMemoryTodoStore()
+    let tab1 = await loaded(store, list: "l")
+    let tab2 = await loaded(store, list: "l")
+    add("Milk", to: tab1)
+    try await expectEventually { tab2.todos.count == 1 }
+    tab1.startEditing(id: tab1.todos[0].id)
+    tab2.destroy(id: tab2.todos[0].id)
+    try await expectEventually { tab1.editingID == nil && tab1.isEmpty }
+    #expect(tab1.focus == .newTodo)
+  }
+
+  @Test func anAddRetriedWithItsIDAddsOnce() async {
+    let store = InMemoryTodoStore()
+    let page = await loaded(store, list: "l")
+    page.newTitle.value = "Milk"
+    page.addRequested(id: "gesture-7")
+    await page.saved()
+    // The node died before answering; the page sends the gesture again to a rebuilt screen.
+    let rebuilt = await loaded(store, list: "l")
+    rebuilt.newTitle.value = "Milk"
+    rebuilt.addRequested(id: "gesture-7")
+    await rebuilt.saved()
+    #expect(await store.load(list: "l").todos.map(\.title) == ["Milk"])
+    #expect(rebuilt.todos.map(\.id) == ["gesture-7"])
   }
 
   @Test func tabMovesFocusBetweenTheFieldAndTheList() async {
@@ -137,12 +198,26 @@ private struct BrokenStore: TodoStore {
     #expect(todos.focus == .newTodo, "the emptied list gives focus back to the field")
   }
 
-  @Test func aBrokenStoreIsReportedAndTheListStillWorks() async {
-    let todos = await loaded(BrokenStore())
+  @Test func aStoreThatIsDownIsReportedNothingIsLostAndItRecovers() async throws {
+    let store = FlakyStore()
+    let clock = TestClock()
+    let todos = TodoListViewModel(store: store, listID: "a", clock: clock)
+    await todos.viewDidLoad()
     #expect(todos.errorMessage == TodoStoreError.unavailable("").userMessage)
-    add("Milk", to: todos)
+    add("Milk", "Bread", to: todos)
+    todos.toggle(id: todos.todos[0].id)
+    #expect(todos.todos.map(\.title) == ["Milk", "Bread"], "nothing lost on the page")
+    #expect(!todos.isSaved)
+    try await expectEventually { store.failures.withLock { $0 } >= 2 }
+    await clock.advance(by: .seconds(1))
+    try await expectEventually { store.failures.withLock { $0 } >= 3 }
+    #expect(todos.errorMessage != nil, "still down, still said")
+    store.isDown.withLock { $0 = false }
+    await clock.advance(by: .seconds(1))
     await todos.saved()
-    #expect(todos.todos.map(\.title) == ["Milk"], "nothing lost on the page")
+    #expect(todos.isSaved && todos.errorMessage == nil)
+    let kept = await store.inner.load(list: "a").todos
+    #expect(kept.map(\.title) == ["Milk", "Bread"] && kept[0].completed)
   }
 
   @Test func theScreenIsFreedWithItsStore() async {

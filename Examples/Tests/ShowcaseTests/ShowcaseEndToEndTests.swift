@@ -63,7 +63,9 @@ struct TmuxSession {
     _ = try run(
       ["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)"], capture: false)
     try tmux("set-option", "-t", name, "remain-on-exit", "on")
-    _ = try run(["respawn-pane", "-k", "-t", name, binary] + arguments, capture: false)
+    // The showcase keeps its TodoMVC list in a fresh folder per run, not the user's own.
+    let data = binary.hasSuffix("/showcase") ? ["--data", freshDataFolder()] : []
+    _ = try run(["respawn-pane", "-k", "-t", name, binary] + arguments + data, capture: false)
   }
 
   func keys(_ keys: String...) throws {
@@ -120,6 +122,13 @@ func builtProduct(named name: String) -> String? {
 
 /// The `showcase` binary beside the test bundle.
 let showcaseBinary = builtProduct(named: "showcase")
+
+/// A new empty folder for one run's TodoMVC lists.
+func freshDataFolder() -> String {
+  let path = NSTemporaryDirectory() + "showcase-data-\(UUID().uuidString)"
+  try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  return path
+}
 
 let tmuxIsInstalled = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains {
   FileManager.default.isExecutableFile(atPath: $0)

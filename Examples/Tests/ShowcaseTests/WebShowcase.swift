@@ -8,8 +8,11 @@ final class WebShowcase: @unchecked Sendable {
   let process = Process()
   let url: String
 
+  /// The showcase's TodoMVC lists go to a fresh folder unless `arguments` name one.
   convenience init(arguments: [String] = []) async throws {
-    try await self.init(product: "showcase", arguments: ["--web", "--port", "0"] + arguments)
+    let data = arguments.contains("--data") ? [] : ["--data", freshDataFolder()]
+    try await self.init(
+      product: "showcase", arguments: ["--web", "--port", "0"] + data + arguments)
   }
 
   /// Starts the built product `product` and waits (up to 20 s) for the first

@@ -56,7 +56,7 @@ public final class TodoListViewModel {
   /// One row of the list as shown.
   public struct Row: Identifiable, Equatable, Sendable {
     /// The item's id.
-    public var id: Int
+    public var id: String
     /// Its title.
     public var title: String
     /// Whether it is done.
@@ -72,7 +72,7 @@ public final class TodoListViewModel {
     /// The list (a terminal moves a selection in it; a page focuses its controls itself).
     case list
     /// The edit field of the item with this id.
-    case edit(Int)
+    case edit(String)
   }
 
   /// The screen's title.
@@ -92,7 +92,7 @@ public final class TodoListViewModel {
   /// The rows the filter shows.
   @Output public private(set) var rows: [Row] = []
   /// The item being edited, if any.
-  @Output public private(set) var editingID: Int? = nil
+  @Output public private(set) var editingID: String? = nil
   /// Which control has focus.
   @Output public private(set) var focus: Focus = .newTodo
   /// Items not done.
@@ -101,7 +101,8 @@ public final class TodoListViewModel {
   @Output public private(set) var completedCount = 0
   /// "1 item left", "3 items left".
   @Output public private(set) var itemsLeft = "0 items left"
-  /// Why the list could not be loaded or saved, if it could not.
+  /// Why the list could not be loaded or saved, if it could not; the screen keeps trying, and
+  /// the message goes once the store answers again.
   @Output public private(set) var errorMessage: String? = nil
 
   /// Whether there are no items: the list and the footer are hidden.
@@ -111,22 +112,60 @@ public final class TodoListViewModel {
 
   private let store: any TodoStore
   private let listID: String
-  private var nextID = 1
-  private var saving: Task<Void, Never>?
+  private let makeID: @MainActor () -> String
+  private let retryDelay: Duration
+  private let clock: any Clock<Duration>
   private var focusBeforeEditing: Focus = .newTodo
   private var tailToken: ObservationToken?
-  private let loading: Command<Void, [Todo], TodoStoreError>
+  private let loading: Command<Void, TodoList, TodoStoreError>
+
+  /// The newest list the store has shown (loaded, or from ``TodoStore/changes(of:)``).
+  private let stored: Property<TodoList?>
+  private var storedToken: ObservationToken?
+  private var confirmed: TodoList?
+  /// Changes made here that the store has not shown yet, oldest first: the screen shows the
+  /// stored list with these applied, so a change is on screen before it is saved, and a change
+  /// from elsewhere does not take it away.
+  private var pending: [PendingChange] = []
+  private var nextChangeNumber = 0
+  /// Writes pending changes in order, and retries (a write or the first load) until the store
+  /// answers.
+  private var writer: Task<Void, Never>?
+
+  private struct PendingChange {
+    var number: Int
+    var change: TodoChange
+    /// The list's version once the store has it; `nil` while it is not written.
+    var version: Int?
+  }
 
   /// Creates the screen for the list `listID` of `store`.
   ///
   /// - Parameters:
   ///   - store: Where the list is kept.
   ///   - listID: Which list: one per browser (a cookie) or per terminal user.
-  public init(store: any TodoStore, listID: String) {
+  ///   - retryDelay: How long to wait before trying a failed load or write again.
+  ///   - clock: The clock that waits.
+  ///   - makeID: Makes the id of an item added without one (see ``addRequested(id:)``).
+  public init(
+    store: any TodoStore, listID: String, retryDelay: Duration = .seconds(1),
+    clock: any Clock<Duration> = ContinuousClock(),
+    makeID: @escaping @MainActor () -> String = { UUID().uuidString.lowercased() }
+  ) {
     self.store = store
     self.listID = listID
-    loading = Command(reentry: .refuse) { () async throws(TodoStoreError) -> [Todo] in
+    self.retryDelay = retryDelay
+    self.clock = clock
+    self.makeID = makeID
+    loading = Command(reentry: .refuse) { () async throws(TodoStoreError) -> TodoList in
       try await store.load(list: listID)
+    }
+    // Changes made anywhere — another tab, another node — arrive as an `AsyncSequence`; the
+    // property takes each one, and the screen merges it with its own unsaved changes.
+    stored = Property(initial: nil, then: store.changes(of: listID).map { Optional($0) })
+    storedToken = stored.observe { [weak self] list in
+      guard let self, let list else { return }
+      receive(list)
     }
     tailToken = pathTail.observe { [weak self] tail in
       guard let self, let filter = Filter(pathTail: tail) else { return }
@@ -134,14 +173,14 @@ public final class TodoListViewModel {
     }
   }
 
-  /// The screen appeared: load the list.
+  /// The screen appeared: load the list (and, if the store does not answer, keep trying).
   public func viewDidLoad() async {
     switch await loading.run(()) {
     case .success(let loaded):
-      nextID = (loaded.map(\.id).max() ?? 0) + 1
-      apply(loaded)
+      receive(loaded)
     case .failure(let error):
       errorMessage = error.userMessage
+      startWriting()
     case .refused, .disabled, .cancelled:
       break
     }
@@ -149,15 +188,18 @@ public final class TodoListViewModel {
 
   /// Enter in the new-item field: adds an item with the trimmed title, unless it is empty,
   /// and clears the field.
-  public func addRequested() {
-    let text = newTitle.value.trimmingCharacters(in: .whitespacesAndNewlines)
+  ///
+  /// - Parameter id: The new item's id. A gesture that may be sent again (a page whose server
+  ///   died before answering) passes an id of its own, the same each time, so the retry adds
+  ///   nothing twice; `nil` makes a new one.
+  public func addRequested(id: String? = nil) {
+    let text = String(
+      newTitle.value.trimmingCharacters(in: .whitespacesAndNewlines)
+        .prefix(TodoChange.maximumTitleLength))
     guard !text.isEmpty else { return }
-    var list = todos
-    list.append(Todo(id: nextID, title: text))
-    nextID += 1
     newTitle.value = ""
     focus = .newTodo
-    apply(list)
+    submit(.add(Todo(id: id ?? makeID(), title: text)))
   }
 
   /// An item's toggle.
@@ -165,19 +207,17 @@ public final class TodoListViewModel {
   /// - Parameters:
   ///   - completed: Done or not.
   ///   - id: The item.
-  public func setCompleted(_ completed: Bool, id: Int) {
-    guard let index = todos.firstIndex(where: { $0.id == id }),
-      todos[index].completed != completed
-    else { return }
-    var list = todos
-    list[index].completed = completed
-    apply(list)
+  public func setCompleted(_ completed: Bool, id: String) {
+    guard let todo = todos.first(where: { $0.id == id }), todo.completed != completed else {
+      return
+    }
+    submit(.setCompleted(ids: [id], completed: completed))
   }
 
   /// An item's toggle, flipped.
   ///
   /// - Parameter id: The item.
-  public func toggle(id: Int) {
+  public func toggle(id: String) {
     guard let todo = todos.first(where: { $0.id == id }) else { return }
     setCompleted(!todo.completed, id: id)
   }
@@ -186,7 +226,9 @@ public final class TodoListViewModel {
   ///
   /// - Parameter completed: Done or not, for every item.
   public func setAllCompleted(_ completed: Bool) {
-    apply(todos.map { Todo(id: $0.id, title: $0.title, completed: completed) })
+    let changing = todos.filter { $0.completed != completed }.map(\.id)
+    guard !changing.isEmpty else { return }
+    submit(.setCompleted(ids: changing, completed: completed))
   }
 
   /// The toggle-all box flipped.
@@ -197,46 +239,58 @@ public final class TodoListViewModel {
   /// An item's delete button.
   ///
   /// - Parameter id: The item.
-  public func destroy(id: Int) {
+  public func destroy(id: String) {
     if editingID == id { endEditing() }
-    apply(todos.filter { $0.id != id })
+    guard todos.contains(where: { $0.id == id }) else {
+      refresh()
+      return
+    }
+    submit(.delete(ids: [id]))
   }
 
   /// Double-click on an item (or its key in the terminal): edit its title in place.
   ///
   /// - Parameter id: The item.
-  public func startEditing(id: Int) {
+  public func startEditing(id: String) {
     guard let todo = todos.first(where: { $0.id == id }) else { return }
     editTitle.value = todo.title
     if editingID == nil { focusBeforeEditing = focus }
     editingID = id
     focus = .edit(id)
-    apply(todos, save: false)
+    refresh()
   }
 
   /// Enter in the edit field, or leaving it: saves the trimmed title; an empty one deletes
   /// the item.
   public func commitEdit() {
     guard let id = editingID else { return }
-    let text = editTitle.value.trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = String(
+      editTitle.value.trimmingCharacters(in: .whitespacesAndNewlines)
+        .prefix(TodoChange.maximumTitleLength))
     endEditing()
     if text.isEmpty {
       destroy(id: id)
       return
     }
-    apply(todos.map { $0.id == id ? Todo(id: id, title: text, completed: $0.completed) : $0 })
+    guard let todo = todos.first(where: { $0.id == id }), todo.title != text else {
+      refresh()
+      return
+    }
+    submit(.setTitle(id: id, title: text))
   }
 
   /// Escape in the edit field: leaves the item as it was.
   public func cancelEdit() {
     guard editingID != nil else { return }
     endEditing()
-    apply(todos, save: false)
+    refresh()
   }
 
   /// Removes every item that is done.
   public func clearCompleted() {
-    apply(todos.filter { !$0.completed })
+    let done = todos.filter(\.completed).map(\.id)
+    guard !done.isEmpty else { return }
+    submit(.delete(ids: done))
   }
 
   /// Tab: the next of the new-item field and the list (TetherFlow's `FocusOrder`); while an
@@ -255,12 +309,22 @@ public final class TodoListViewModel {
     guard filter != self.filter else { return }
     self.filter = filter
     if pathTail.value != filter.pathTail { pathTail.value = filter.pathTail }
-    apply(todos, save: false)
+    refresh()
   }
 
-  /// Waits until every change so far is saved.
+  /// Waits until every change made here so far is written (if the store is down, until it is
+  /// back).
   public func saved() async {
-    await saving?.value
+    while let writer {
+      await writer.value
+      if self.writer == writer { break }
+    }
+  }
+
+  /// Whether every change made here is written: nothing would be lost if this process ended
+  /// now.
+  public var isSaved: Bool {
+    pending.allSatisfy { $0.version != nil }
   }
 
   /// Focus goes back where it was when editing began (the list, in a terminal).
@@ -270,9 +334,66 @@ public final class TodoListViewModel {
     focus = focusBeforeEditing
   }
 
-  /// Sets the items, the outputs that follow from them, and saves them (in order: each save
-  /// waits for the one before).
-  private func apply(_ list: [Todo], save: Bool = true) {
+  /// A snapshot from the store: shown unless a newer one was.
+  private func receive(_ list: TodoList) {
+    if let confirmed, list.version <= confirmed.version { return }
+    confirmed = list
+    pending.removeAll { ($0.version ?? .max) <= list.version }
+    refresh()
+    if errorMessage != nil, writer == nil { errorMessage = nil }
+  }
+
+  /// Shows `change` at once, and writes it (after the changes before it).
+  private func submit(_ change: TodoChange) {
+    pending.append(PendingChange(number: nextChangeNumber, change: change))
+    nextChangeNumber += 1
+    refresh()
+    startWriting()
+  }
+
+  private func startWriting() {
+    guard writer == nil else { return }
+    writer = Task { [weak self] in
+      while let self, await self.writeNext() {}
+    }
+  }
+
+  /// Writes the oldest unwritten change, or loads the list if it never was; on failure, says
+  /// so and waits before the next try.
+  ///
+  /// - Returns: Whether there is more to do.
+  private func writeNext() async -> Bool {
+    let next = pending.first { $0.version == nil }
+    do throws(TodoStoreError) {
+      if let next {
+        let version = try await store.apply(next.change, to: listID)
+        if let index = pending.firstIndex(where: { $0.number == next.number }) {
+          if let confirmed, version <= confirmed.version {
+            pending.remove(at: index)
+            refresh()
+          } else {
+            pending[index].version = version
+          }
+        }
+      } else if confirmed == nil {
+        receive(try await store.load(list: listID))
+      } else {
+        writer = nil
+        errorMessage = nil
+        return false
+      }
+    } catch {
+      errorMessage = error.userMessage
+      try? await clock.sleep(for: retryDelay)
+    }
+    return true
+  }
+
+  /// Shows the stored list with the changes made here on top, and the outputs that follow.
+  private func refresh() {
+    let list = pending.reduce(confirmed?.todos ?? []) { $1.change.applied(to: $0) }
+    // An item deleted elsewhere while it was edited here: the edit ends.
+    if let editingID, !list.contains(where: { $0.id == editingID }) { endEditing() }
     if list != todos { todos = list }
     // An emptied list cannot keep focus: it goes back to the new-item field.
     if list.isEmpty, focus == .list { focus = .newTodo }
@@ -285,17 +406,5 @@ public final class TodoListViewModel {
     if list.count - active != completedCount { completedCount = list.count - active }
     let left = "\(active) \(active == 1 ? "item" : "items") left"
     if left != itemsLeft { itemsLeft = left }
-    guard save else { return }
-    let previous = saving
-    let store = self.store
-    let listID = self.listID
-    saving = Task { [weak self] in
-      await previous?.value
-      do throws(TodoStoreError) {
-        try await store.save(list, list: listID)
-      } catch {
-        self?.errorMessage = error.userMessage
-      }
-    }
   }
 }

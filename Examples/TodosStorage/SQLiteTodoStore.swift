@@ -1,0 +1,182 @@
+import Foundation
+import GRDB
+import Todos
+
+/// TodoMVC's lists in one SQLite file, through GRDB: the showcase's embedded default.
+///
+/// The file is opened as a WAL database pool (readers never wait for the writer), its schema
+/// is created and migrated by GRDB's `DatabaseMigrator`, and a file written by a newer version
+/// of the app is refused, never migrated down or clobbered. Every change is one transaction
+/// that also raises the list's version; the store then tells the screens showing that list in
+/// this process (``changes(of:)``). Several processes on one file are not told of each other's
+/// changes: a cluster uses ``PostgresTodoStore``.
+public final class SQLiteTodoStore: TodoStore {
+  /// The database file.
+  public let path: String
+  private let pool: DatabasePool
+  private let feed: TodoListFeed
+
+  /// The schema's migrations, oldest first. A file whose applied migrations include one not
+  /// listed here was written by a newer version.
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1: lists and todos") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE todo_lists (id TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL);
+          CREATE TABLE todos (
+            list_id TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL,
+            completed BOOLEAN NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (list_id, id));
+          CREATE INDEX todos_in_order ON todos (list_id, position);
+          """)
+    }
+    return migrator
+  }
+
+  /// Opens (or creates) the database at `path`, and migrates its schema.
+  ///
+  /// - Parameter path: The file; its folder must exist.
+  /// - Throws: ``TodoDatabaseError`` naming the file: it cannot be opened or written (read-only,
+  ///   a folder that is not there), it is not a database (corrupt), or it was written by a
+  ///   newer version of the app.
+  public init(path: String) throws(TodoDatabaseError) {
+    self.path = path
+    var configuration = Configuration()
+    configuration.label = "todos"
+    // A writer waits this long for another connection's lock before the write fails.
+    configuration.busyMode = .timeout(5)
+    let pool: DatabasePool
+    do {
+      pool = try DatabasePool(path: path, configuration: configuration)
+      let migrator = Self.migrator
+      if try pool.read({ db in try migrator.hasBeenSuperseded(db) }) {
+        throw TodoDatabaseError(
+          "\(path): this list database was written by a newer version of the app; it was not "
+            + "opened, and nothing in it was changed")
+      }
+      try migrator.migrate(pool)
+      // The file may exist and still be unwritable (permissions, a read-only disk): say so
+      // now, not at the first change.
+      try pool.write { db in
+        try db.execute(
+          sql: "CREATE TEMP TABLE IF NOT EXISTS write_check (x); DROP TABLE write_check")
+        try db.execute(sql: "UPDATE todo_lists SET version = version WHERE 0")
+      }
+    } catch let error as TodoDatabaseError {
+      throw error
+    } catch let error as DatabaseError {
+      throw TodoDatabaseError(Self.describe(error, path: path))
+    } catch {
+      throw TodoDatabaseError("\(path): cannot open the list database: \(error)")
+    }
+    self.pool = pool
+    feed = TodoListFeed { [pool] id async throws(TodoStoreError) -> TodoList in
+      try await Self.read(id, from: pool, path: path)
+    }
+  }
+
+  /// The list `id`.
+  public func load(list id: String) async throws(TodoStoreError) -> TodoList {
+    try await Self.read(id, from: pool, path: path)
+  }
+
+  /// Applies `change` in one transaction that raises the list's version if it changed
+  /// anything.
+  public func apply(_ change: TodoChange, to id: String) async throws(TodoStoreError) -> Int {
+    let changed: (version: Int, changed: Bool)
+    do {
+      changed = try await pool.write { db in
+        let version =
+          try Int.fetchOne(
+            db, sql: "SELECT version FROM todo_lists WHERE id = ?", arguments: [id]) ?? 0
+        let next = version + 1
+        switch change {
+        case .add(let todo):
+          try db.execute(
+            sql: """
+              INSERT INTO todos (list_id, id, title, completed, position) VALUES (?, ?, ?, ?, ?)
+              ON CONFLICT (list_id, id) DO NOTHING
+              """,
+            arguments: [id, todo.id, todo.title, todo.completed, next])
+        case .setTitle(let todoID, let title):
+          try db.execute(
+            sql: "UPDATE todos SET title = ? WHERE list_id = ? AND id = ? AND title <> ?",
+            arguments: [title, id, todoID, title])
+        case .setCompleted(let ids, let completed):
+          guard !ids.isEmpty else { return (version, false) }
+          try db.execute(
+            sql: """
+              UPDATE todos SET completed = ? WHERE list_id = ? AND completed <> ?
+              AND id IN (\(databaseQuestionMarks(count: ids.count)))
+              """,
+            arguments: StatementArguments(
+              [completed, id, completed] as [any DatabaseValueConvertible])
+              + StatementArguments(ids))
+        case .delete(let ids):
+          guard !ids.isEmpty else { return (version, false) }
+          try db.execute(
+            sql: """
+              DELETE FROM todos WHERE list_id = ?
+              AND id IN (\(databaseQuestionMarks(count: ids.count)))
+              """,
+            arguments: StatementArguments([id]) + StatementArguments(ids))
+        }
+        guard db.changesCount > 0 else { return (version, false) }
+        try db.execute(
+          sql: """
+            INSERT INTO todo_lists (id, version) VALUES (?, ?)
+            ON CONFLICT (id) DO UPDATE SET version = excluded.version
+            """,
+          arguments: [id, next])
+        return (next, true)
+      }
+    } catch let error as DatabaseError {
+      throw .unavailable(Self.describe(error, path: path))
+    } catch {
+      throw .unavailable("\(path): \(error)")
+    }
+    if changed.changed { feed.listChanged(id) }
+    return changed.version
+  }
+
+  /// The list `id` after each change written through this store.
+  public func changes(of id: String) -> AsyncStream<TodoList> {
+    feed.subscribe(to: id)
+  }
+
+  private static func read(_ id: String, from pool: DatabasePool, path: String)
+    async throws(TodoStoreError) -> TodoList
+  {
+    do {
+      return try await pool.read { db in
+        let version =
+          try Int.fetchOne(
+            db, sql: "SELECT version FROM todo_lists WHERE id = ?", arguments: [id]) ?? 0
+        let todos = try Row.fetchAll(
+          db,
+          sql: "SELECT id, title, completed FROM todos WHERE list_id = ? ORDER BY position, id",
+          arguments: [id]
+        ).map { row in Todo(id: row["id"], title: row["title"], completed: row["completed"]) }
+        return TodoList(todos: todos, version: version)
+      }
+    } catch let error as DatabaseError {
+      throw .unavailable(describe(error, path: path))
+    } catch {
+      throw .unavailable("\(path): \(error)")
+    }
+  }
+
+  /// One line for a database error, naming the file and saying what it means.
+  static func describe(_ error: DatabaseError, path: String) -> String {
+    switch error.resultCode {
+    case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+      "\(path): the list database is corrupt or not a database (\(error.message ?? "no detail"))"
+    case .SQLITE_READONLY, .SQLITE_PERM:
+      "\(path): the list database is read-only (\(error.message ?? "no detail"))"
+    case .SQLITE_CANTOPEN:
+      "\(path): cannot open the list database (\(error.message ?? "no detail"))"
+    default:
+      "\(path): \(error.message ?? "\(error.resultCode)")"
+    }
+  }
+}
