@@ -22,12 +22,21 @@ final class TodosScreen: WebView {
     editFocused = todos.$focus.map { if case .edit = $0 { true } else { false } }
     newTodo = TextField(
       todos.newTitle, placeholder: "What needs to be done?", label: "New todo",
-      className: "new-todo", isFocused: newTodoFocused, onSubmit: { todos.addRequested() })
+      className: "new-todo", isFocused: newTodoFocused,
+      // The gesture's id names the new item: a page that sends Enter again (its server died
+      // before acknowledging it) adds nothing twice.
+      onSubmit: { todos.addRequested(id: WebGesture.current?.id) })
     edit = TextField(
       todos.editTitle, label: "Edit todo", className: "edit", isFocused: editFocused,
       onSubmit: { todos.commitEdit() }, onCancel: { todos.cancelEdit() },
       onBlur: { todos.commitEdit() })
   }
+
+  /// Settled once every change is written: the page keeps a gesture (and sends it again after
+  /// a reconnect) until then.
+  var isSettled: Bool { todos.isSaved }
+
+  func settled() async { await todos.saved() }
 
   func render(id: String, in context: WebRenderContext) -> HTMLNode {
     var sections: [HTMLNode] = [

@@ -10,8 +10,11 @@ public enum WebAssets {
       let resume = document.currentScript.dataset.resume || null;
       // What the server focuses on the page it served.
       const firstFocus = document.currentScript.dataset.focus;
-      // Gestures made while the socket is down, sent once it is back.
-      let queued = [];
+      // Gestures not yet acknowledged — made while the socket was down, or sent to a server
+      // that may have died before keeping what they did — sent (again) on each connection.
+      // Each has a number; a server skips one it has handled.
+      let unacked = [];
+      let gestures = 0;
       const keys = [\#(WebKey.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))];
       let socket = null;
       let retries = 0;
@@ -41,9 +44,10 @@ public enum WebAssets {
         socket.onopen = () => {
           retries = 0;
           if (resume) socket.send(JSON.stringify({ type: "resume", token: resume }));
+          // The gestures first (an Enter carries the text it submitted), then what the fields
+          // hold now.
+          for (const message of unacked) socket.send(JSON.stringify(message));
           for (const message of typedFields()) socket.send(JSON.stringify(message));
-          for (const message of queued) socket.send(JSON.stringify(message));
-          queued = [];
         };
         socket.onmessage = (event) => apply(JSON.parse(event.data));
         socket.onclose = (event) => {
@@ -56,11 +60,13 @@ public enum WebAssets {
       }
 
       function send(message) {
-        if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-        // A field's edits are not queued: its latest value goes on the next connection.
-        else if (queued.length < 20 && message.type !== "input" && message.type !== "check") {
-          queued.push(message);
+        // A field's edits are not numbered: its latest value goes on the next connection.
+        if (message.type !== "input" && message.type !== "check") {
+          message.g = ++gestures;
+          unacked.push(message);
+          if (unacked.length > 100) unacked.shift();
         }
+        if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
       }
 
       function apply(message) {
@@ -76,6 +82,7 @@ public enum WebAssets {
         }
         const scrollY = window.scrollY;
         if (message.r) resume = message.r;
+        if (message.k) unacked = unacked.filter((gesture) => gesture.g > message.k);
         // The server says what to focus: a patch that ends in 1 focuses its element, else "f".
         let focus = message.f;
         for (const patch of message.p) {
@@ -185,7 +192,12 @@ public enum WebAssets {
         if (isField(event.target) && !isCheckbox(event.target) && !event.isComposing &&
             (event.key === "Enter" || event.key === "Escape")) {
           event.preventDefault();
-          send({ type: event.key === "Enter" ? "submit" : "cancel", id: event.target.id });
+          const field = event.target;
+          if (event.key === "Escape") send({ type: "cancel", id: field.id });
+          // Enter says what it submits, so a retry submits the same text.
+          else if (seqs[field.id]) {
+            send({ type: "submit", id: field.id, value: field.value, seq: seqs[field.id] });
+          } else send({ type: "submit", id: field.id });
           return;
         }
         if (isTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;

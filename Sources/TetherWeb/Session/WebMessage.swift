@@ -10,6 +10,43 @@ private struct ClientWire: Decodable {
   var value: String?
   var checked: Bool?
   var seq: Int?
+  /// The page's number for the gesture (1, 2, … per page), on every message but a field's edits.
+  var g: Int?
+}
+
+/// A page's message as a session takes it: the gesture's number, and what the message means.
+///
+/// The page numbers its gestures and keeps each until the session acknowledges it (a
+/// ``ServerMessage/acknowledged`` number at or above it), which happens only once what the
+/// gesture started is kept (``WebView/isSettled``). A page whose socket closed sends its
+/// unacknowledged gestures again on its next connection, to this server or to another one that
+/// rebuilt the session: a session skips a number it has handled, and a rebuilt session applies
+/// it again, so what a gesture writes must be idempotent (``WebGesture``).
+public struct ClientEnvelope: Equatable, Sendable {
+  /// What the message asks, in order: one message, or, for Enter in a text field that says
+  /// what the field held, that text's edit and then the submit (so a submit sent again to a
+  /// rebuilt session submits the same text).
+  public var messages: [ClientMessage]
+  /// The page's number for the gesture, if it numbered it.
+  public var gesture: Int?
+
+  /// Decodes one message.
+  ///
+  /// - Parameter text: The message's JSON, such as `{"type":"click","id":"s1.0","g":7}`.
+  /// - Throws: ``WebSessionError`` saying what was wrong with it.
+  public init(decoding text: String) throws(WebSessionError) {
+    let wire = try ClientMessage.wire(decoding: text)
+    let message = try ClientMessage(wire: wire)
+    if let gesture = wire.g, gesture <= 0 { throw .malformed("g must be positive") }
+    gesture = wire.g
+    if case .submit(let id) = message, let value = wire.value, let sequence = wire.seq,
+      sequence > 0
+    {
+      messages = [.input(id: id, value: value, sequence: sequence), message]
+    } else {
+      messages = [message]
+    }
+  }
 }
 
 /// A message from the page: a gesture, or where the browser went.
@@ -50,15 +87,21 @@ public enum ClientMessage: Equatable, Sendable {
   /// - Parameter text: The message's JSON, such as `{"type":"click","id":"s1.0"}`.
   /// - Throws: ``WebSessionError`` saying what was wrong with it.
   public init(decoding text: String) throws(WebSessionError) {
+    try self.init(wire: Self.wire(decoding: text))
+  }
+
+  fileprivate static func wire(decoding text: String) throws(WebSessionError) -> ClientWire {
     guard text.utf8.count <= Self.maximumSize else {
       throw .oversized(bytes: text.utf8.count, limit: Self.maximumSize)
     }
-    let wire: ClientWire
     do {
-      wire = try JSONDecoder().decode(ClientWire.self, from: Data(text.utf8))
+      return try JSONDecoder().decode(ClientWire.self, from: Data(text.utf8))
     } catch {
       throw .malformed(String(describing: error).prefix(200).description)
     }
+  }
+
+  fileprivate init(wire: ClientWire) throws(WebSessionError) {
     switch wire.type {
     case "click":
       guard let id = wire.id, !id.isEmpty else { throw .malformed("a click needs an id") }
@@ -181,6 +224,9 @@ public struct ServerMessage: Equatable, Sendable {
   public var focus: String?
   /// A new resume token, when the state it carries changed (``WebResumeSigner``).
   public var resume: String?
+  /// The number of the newest gesture whose effects are kept (``ClientEnvelope``): the page
+  /// forgets it and every earlier one.
+  public var acknowledged: Int?
 
   /// Creates a message.
   ///
@@ -218,6 +264,7 @@ public struct ServerMessage: Equatable, Sendable {
     if let title { parts.append("\"title\":\(quote(title))") }
     if let focus, focusPatch == nil { parts.append("\"f\":\(quote(focus))") }
     if let resume { parts.append("\"r\":\(quote(resume))") }
+    if let acknowledged { parts.append("\"k\":\(acknowledged)") }
     return "{\(parts.joined(separator: ","))}"
   }
 

@@ -34,6 +34,13 @@ public final class WebSession {
   private let resumeSigner: WebResumeSigner?
   /// The resume state of the last token sent (its `issuedAt` is 0).
   private var sentResume: WebResumeState?
+  /// The newest gesture number handled, the newest whose effects are kept (every view
+  /// settled), and the newest the page was told of (``ClientEnvelope``).
+  private var handledGesture = 0
+  private var settledGesture = 0
+  private var sentAcknowledgement = 0
+  /// Waits for the views to settle, then acknowledges.
+  private var settling: Task<Void, Never>?
 
   /// Creates a session over `stack`.
   ///
@@ -143,6 +150,7 @@ public final class WebSession {
       sentTitle = nil
       sentFocus = nil
       sentResume = nil
+      sentAcknowledgement = 0
     }
     renderAndSend()
   }
@@ -159,6 +167,8 @@ public final class WebSession {
   public func close() {
     renderToken?.cancel()
     renderToken = nil
+    settling?.cancel()
+    settling = nil
     send = nil
     presenter.release()
   }
@@ -169,12 +179,67 @@ public final class WebSession {
   /// - Returns: The reason it was refused, or `nil`; a refused message changes nothing.
   @discardableResult
   public func receive(_ text: String) async -> WebSessionError? {
-    let message: ClientMessage
+    let envelope: ClientEnvelope
     do {
-      message = try ClientMessage(decoding: text)
+      envelope = try ClientEnvelope(decoding: text)
     } catch {
       return refuse(error)
     }
+    guard let number = envelope.gesture else {
+      let refusal = await handleAll(envelope.messages)
+      // The result goes out now, not after the next scheduled re-render: the page updates
+      // within the round trip. The re-render that follows finds nothing left to send.
+      if refusal == nil { renderAndSend() }
+      return refusal
+    }
+    // A gesture sent again after a reconnect that this session has handled: only its
+    // acknowledgement is owed.
+    guard number > handledGesture else {
+      renderAndSend()
+      return nil
+    }
+    handledGesture = number
+    let refusal = await WebGesture.$current.withValue(WebGesture(id: "\(id)-\(number)")) {
+      await handleAll(envelope.messages)
+    }
+    acknowledgeWhenSettled()
+    // The result, and the acknowledgement if it is due, go out now (a refused gesture
+    // changed nothing, but is acknowledged all the same).
+    renderAndSend()
+    return refusal
+  }
+
+  private func handleAll(_ messages: [ClientMessage]) async -> WebSessionError? {
+    for message in messages {
+      if let refusal = await handle(message) { return refusal }
+    }
+    return nil
+  }
+
+  /// Acknowledges the gestures handled so far once every view is settled: at once if they
+  /// are, else after each view's `settled()`.
+  private func acknowledgeWhenSettled() {
+    guard settling == nil else { return }  // the waiting task takes the newer number too
+    if presenter.orderedViews.allSatisfy(\.isSettled) {
+      settledGesture = handledGesture
+      return
+    }
+    settling = Task { [weak self] in
+      while let self {
+        let target = self.handledGesture
+        for view in self.presenter.orderedViews { await view.settled() }
+        if Task.isCancelled { return }
+        self.settledGesture = max(self.settledGesture, target)
+        let done = self.handledGesture == target
+        if done { self.settling = nil }
+        self.renderAndSend()
+        if done { return }
+      }
+    }
+  }
+
+  /// Routes one message to a view-model input.
+  private func handle(_ message: ClientMessage) async -> WebSessionError? {
     switch message {
     case .click(let id):
       // TetherFlow's rule: an alert is modal. Only its own buttons take clicks; the page shows
@@ -232,9 +297,6 @@ public final class WebSession {
         await open(target)
       }
     }
-    // The gesture's result goes out now, not after the next scheduled re-render: the page
-    // updates within the round trip. The re-render that follows finds nothing left to send.
-    renderAndSend()
     return nil
   }
 
@@ -343,13 +405,17 @@ public final class WebSession {
         sentResume = state
       }
     }
+    if settledGesture > sentAcknowledgement {
+      message.acknowledged = settledGesture
+      sentAcknowledgement = settledGesture
+    }
     pageTree = tree
     sentPath = path
     sentTitle = title
     sentFocus = context.focus
     guard
       !message.patches.isEmpty || message.path != nil || message.title != nil
-        || message.resume != nil || message.focus != nil
+        || message.resume != nil || message.focus != nil || message.acknowledged != nil
     else { return }
     send(message.json)
   }

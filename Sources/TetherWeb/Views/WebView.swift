@@ -21,11 +21,26 @@ public protocol WebView: ScreenRestorable {
   // From TetherFlow's `ScreenRestorable`: `restorationKey`, the view's transient state worth
   // keeping when its session moves to another server (a list's selected row id; it travels in
   // a signed resume token, so keep it short), and `restore(_:)`, which brings it back.
+
+  /// Whether what this view's gestures started that must outlive the server — a write to a
+  /// store — is done. The session acknowledges a gesture to the page only when every view on
+  /// the stack is settled (or, if one is not, once ``settled()`` returns), so a page whose
+  /// server dies first sends the gesture again (``ClientEnvelope``).
+  var isSettled: Bool { get }
+
+  /// Returns once ``isSettled`` is true.
+  func settled() async
 }
 
 extension WebView {
   /// Handles no keys.
   public func handle(key: WebKey) -> Bool { false }
+
+  /// Starts nothing that must be kept: always settled.
+  public var isSettled: Bool { true }
+
+  /// Already settled.
+  public func settled() async {}
 }
 
 /// The keys a page forwards to its session.
