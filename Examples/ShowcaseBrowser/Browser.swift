@@ -150,6 +150,26 @@ public final class Browser: @unchecked Sendable {
     _ = try await command("POST", "url", ["url": url])
   }
 
+  /// The window (tab) commands go to now: its WebDriver handle.
+  public func currentWindow() async throws -> String {
+    try await command("GET", "window", nil) as? String ?? ""
+  }
+
+  /// Opens a new window of this browser (same profile, same cookies) and returns its handle;
+  /// commands still go to the current one until ``switchToWindow(_:)``.
+  public func newWindow() async throws -> String {
+    let answer = try await command("POST", "window/new", ["type": "window"])
+    guard let handle = (answer as? [String: Any])?["handle"] as? String else {
+      throw WebDriverError.webDriver(code: "no window", message: "\(answer)")
+    }
+    return handle
+  }
+
+  /// Sends later commands to the window `handle`.
+  public func switchToWindow(_ handle: String) async throws {
+    _ = try await command("POST", "window", ["handle": handle])
+  }
+
   /// The browser's Back button.
   public func back() async throws { _ = try await command("POST", "back", [:]) }
 
