@@ -34,6 +34,19 @@ final class SavingCounter {
     pending = nil
   }
 
+  /// The screen's first load: it ends when `finishLoad()` is called.
+  func load() async {
+    await withCheckedContinuation { loading = $0 }
+  }
+
+  func finishLoad() {
+    loading?.resume()
+    loading = nil
+  }
+
+  private var loading: CheckedContinuation<Void, Never>?
+  var isLoading: Bool { loading != nil }
+
   var isSaved: Bool { writing == nil }
   var isWriting: Bool { pending != nil }
   func waitSaved() async { await writing?.value }
@@ -58,15 +71,21 @@ final class SavingCounterView: WebView {
 
   var isSettled: Bool { counter.isSaved }
   func settled() async { await counter.waitSaved() }
+  var restorationKey: String? { "\(counter.count.value)" }
 }
 
 @MainActor
 @Suite struct WebGestureTests {
-  private func session(_ counter: SavingCounter, id: String = "sess") -> WebSession {
+  private func session(
+    _ counter: SavingCounter, id: String = "sess", signer: WebResumeSigner? = nil,
+    loads: Bool = false
+  ) -> WebSession {
     let stack = ScreenStack<Int>()
-    stack.setRoot(Screen(0, title: "Counter"))
+    var appear: (@MainActor () async -> Void)?
+    if loads { appear = { await counter.load() } }
+    stack.setRoot(Screen(0, title: "Counter", onAppear: appear))
     return WebSession(
-      id: id, stack: stack, appTitle: "App", open: { _ in },
+      id: id, stack: stack, appTitle: "App", resumeSigner: signer, open: { _ in },
       makeView: { _ in SavingCounterView(counter) })
   }
 
@@ -130,5 +149,44 @@ final class SavingCounterView: WebView {
       try ClientEnvelope(decoding: #"{"type":"click","id":"x","g":0}"#)
     }
     #expect(try ClientEnvelope(decoding: #"{"type":"click","id":"x"}"#).gesture == nil)
+  }
+
+  @Test func theResumeTokenWaitsForTheGesturesBeforeIt() async throws {
+    let counter = SavingCounter()
+    let signer = try #require(WebResumeSigner(key: String(repeating: "k", count: 32)))
+    let session = session(counter, signer: signer)
+    _ = session.document(script: "/t.js", style: "/t.css")
+    var sent: [String] = []
+    session.attach { sent.append($0) }
+    await session.receive(#"{"type":"click","id":"s1.plus","g":1}"#)
+    let first = try #require(sent.last)
+    #expect(first.contains(#""r":"#) && first.hasSuffix(#""k":1}"#), "token and ack together")
+    await session.receive(#"{"type":"click","id":"s1.save","g":2}"#)
+    await session.receive(#"{"type":"click","id":"s1.plus","g":3}"#)
+    // The count changed, but the write before it is not kept: a page resuming now must
+    // resume from the state as of gesture 1 and send 2 and 3 again.
+    #expect(sent.dropFirst().allSatisfy { !$0.contains(#""r":"#) }, "\(sent)")
+    await expectEventually { counter.isWriting }
+    counter.finishWrite()
+    await expectEventually { sent.last?.hasSuffix(#""k":3}"#) == true }
+    #expect(sent.last?.contains(#""r":"#) == true, "the token catches up with the ack")
+  }
+
+  @Test func aHeldSessionsFirstMessageWaitsForTheScreensFirstLoad() async {
+    let counter = SavingCounter()
+    let session = session(counter, loads: true)
+    session.holdMessagesUntilAppeared()
+    _ = session.document(script: "/t.js", style: "/t.css")
+    session.attach { _ in }
+    await expectEventually { counter.isLoading }
+    let receiving = Task { await session.receive(#"{"type":"click","id":"s1.plus","g":1}"#) }
+    for _ in 0..<50 { await Task.yield() }
+    #expect(counter.count.value == 0, "not before the screen has loaded")
+    counter.finishLoad()
+    _ = await receiving.value
+    #expect(counter.count.value == 1)
+    // Only the first message waits: later ones are handled at once.
+    await session.receive(#"{"type":"click","id":"s1.plus","g":2}"#)
+    #expect(counter.count.value == 2)
   }
 }

@@ -32,6 +32,17 @@ final class TodosScreen: WebView {
       onBlur: { todos.commitEdit() })
   }
 
+  /// The item being edited, so that a page whose server dies during an edit goes on with it on
+  /// the next server: the Enter it sends again then finds the edit field there.
+  var restorationKey: String? { todos.editingID.map { Self.editing + $0 } }
+
+  func restore(_ key: String) {
+    guard key.hasPrefix(Self.editing) else { return }
+    todos.resumeEditing(id: String(key.dropFirst(Self.editing.count)))
+  }
+
+  private static let editing = "edit:"
+
   /// Settled once every change is written: the page keeps a gesture (and sends it again after
   /// a reconnect) until then.
   var isSettled: Bool { todos.isSaved }

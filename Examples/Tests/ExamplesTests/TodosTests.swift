@@ -157,6 +157,27 @@ private final class FlakyStore: TodoStore {
     #expect(stranger.isEmpty, "another browser's list never shows them")
   }
 
+  @Test func aScreenBuiltAfreshGoesOnWithTheEditOnceItsListIsLoaded() async throws {
+    let store = InMemoryTodoStore()
+    _ = await store.apply(.add(Todo(id: "m", title: "Milk")), to: "l")
+    let todos = TodoListViewModel(store: store, listID: "l")
+    // What a page's resume token restores, before the list is there.
+    todos.resumeEditing(id: "m")
+    #expect(todos.editingID == nil)
+    await todos.viewDidLoad()
+    #expect(todos.editingID == "m")
+    #expect(todos.focus == .edit("m"))
+    #expect(todos.editTitle.value == "Milk")
+    // The Enter the page sends again then saves the edit.
+    todos.editTitle.value = "Oat milk"
+    todos.commitEdit()
+    await todos.saved()
+    #expect(await store.load(list: "l").todos.map(\.title) == ["Oat milk"])
+    // On a loaded screen it starts at once.
+    todos.resumeEditing(id: "m")
+    #expect(todos.editingID == "m")
+  }
+
   @Test func anItemDeletedElsewhereWhileEditedHereEndsTheEdit() async throws {
     let store = InMemoryTodoStore()
     let tab1 = await loaded(store, list: "l")

@@ -116,6 +116,8 @@ public final class TodoListViewModel {
   private let retryDelay: Duration
   private let clock: any Clock<Duration>
   private var focusBeforeEditing: Focus = .newTodo
+  /// The edit ``resumeEditing(id:)`` goes on with once the list is loaded.
+  private var editToResume: String?
   private var tailToken: ObservationToken?
   private let loading: Command<Void, TodoList, TodoStoreError>
 
@@ -260,6 +262,19 @@ public final class TodoListViewModel {
     refresh()
   }
 
+  /// Goes on editing the item `id` on a screen built afresh (its page's server died during the
+  /// edit): at once if the list is loaded, else as soon as it is. The page then sends its
+  /// typed text and its Enter again, and they reach this edit.
+  ///
+  /// - Parameter id: The item that was being edited.
+  public func resumeEditing(id: String) {
+    if confirmed == nil {
+      editToResume = id
+    } else {
+      startEditing(id: id)
+    }
+  }
+
   /// Enter in the edit field, or leaving it: saves the trimmed title; an empty one deletes
   /// the item.
   public func commitEdit() {
@@ -340,6 +355,10 @@ public final class TodoListViewModel {
     confirmed = list
     pending.removeAll { ($0.version ?? .max) <= list.version }
     refresh()
+    if let id = editToResume {
+      editToResume = nil
+      startEditing(id: id)
+    }
     if errorMessage != nil, writer == nil { errorMessage = nil }
   }
 

@@ -41,6 +41,9 @@ public final class WebSession {
   private var sentAcknowledgement = 0
   /// Waits for the views to settle, then acknowledges.
   private var settling: Task<Void, Never>?
+  /// Set by ``holdMessagesUntilAppeared(timeout:)``: the next message waits for the screens'
+  /// first loads.
+  private var appearanceHold: Duration?
 
   /// Creates a session over `stack`.
   ///
@@ -91,6 +94,18 @@ public final class WebSession {
   /// restoration key and the alert (its `issuedAt` is 0 until signed).
   public var resumeState: WebResumeState {
     WebResumeState(sessionID: id, snapshot: presenter.snapshot(), client: client.id)
+  }
+
+  /// Makes the page's next message wait (up to `timeout`) until every screen's first load
+  /// finished, for a session rebuilt from a resume token: the page's gestures sent again after
+  /// its server died were made on screens that had loaded (an item's edit field, a row), and
+  /// must reach them, not the empty screens of a session still loading. Later messages come
+  /// after that one.
+  ///
+  /// - Parameter timeout: The longest wait: a store that does not answer holds the page back
+  ///   no longer.
+  public func holdMessagesUntilAppeared(timeout: Duration = .seconds(10)) {
+    appearanceHold = timeout
   }
 
   /// Restores the view state of `state` on a session rebuilt from its path: each screen's
@@ -179,6 +194,10 @@ public final class WebSession {
   /// - Returns: The reason it was refused, or `nil`; a refused message changes nothing.
   @discardableResult
   public func receive(_ text: String) async -> WebSessionError? {
+    if let hold = appearanceHold {
+      appearanceHold = nil
+      await waitForAppearance(timeout: hold)
+    }
     let envelope: ClientEnvelope
     do {
       envelope = try ClientEnvelope(decoding: text)
@@ -398,7 +417,11 @@ public final class WebSession {
     if let focus = context.focus, focus != sentFocus || redrawn { message.focus = focus }
     if path != sentPath { message.path = path }
     if title != sentTitle { message.title = title }
-    if let resumeSigner {
+    // The token is the state as of the newest acknowledged gesture: a page whose server dies
+    // resumes from it and sends its unacknowledged gestures again on top, so a token that
+    // already showed their effects (an edit closed by an Enter whose write was not kept) would
+    // leave them nothing to act on.
+    if let resumeSigner, settledGesture == handledGesture {
       let state = resumeState
       if sentResume.map({ !state.showsSamePage(as: $0) }) ?? true {
         message.resume = resumeSigner.sign(state)

@@ -297,6 +297,7 @@ public final class WebSessionRegistry {
       return .refused(.unknownPath)
     }
     session.restore(state)
+    session.holdMessagesUntilAppeared()
     await session.waitForAppearance(timeout: appearanceWait)
     return .rebuilt
   }
