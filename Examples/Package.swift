@@ -238,7 +238,7 @@ let package = Package(
     .executableTarget(
       name: "showcase-load",
       dependencies: [
-        "Gallery", "ShowcaseWeb",
+        "Gallery", "ShowcaseWeb", "Todos", "TodosStorage",
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

@@ -45,13 +45,19 @@ final class ClusterProcess: LoadTarget, @unchecked Sendable {
   let logFile = URL(filePath: NSTemporaryDirectory())
     .appending(path: "showcase-load-cluster-\(UUID().uuidString).log")
 
-  init(binary: String, nodes: Int) throws {
+  /// - Parameters:
+  ///   - binary: The `showcase-cluster` binary.
+  ///   - nodes: How many nodes.
+  ///   - arguments: More arguments (such as `--database URL`).
+  /// - Throws: ``LaunchError`` when it is not built or never says where it listens.
+  init(binary: String, nodes: Int, arguments: [String] = []) throws {
     guard FileManager.default.isExecutableFile(atPath: binary) else {
       throw LaunchError.noBinary(path: binary, product: "showcase-cluster")
     }
     nodeCount = nodes
     process.executableURL = URL(filePath: binary)
-    process.arguments = ["--nodes", String(nodes), "--port", "0", "--session-grace", "1"]
+    process.arguments =
+      ["--nodes", String(nodes), "--port", "0", "--session-grace", "1"] + arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice

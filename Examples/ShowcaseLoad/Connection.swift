@@ -176,9 +176,19 @@ final class Connection {
   }
 
   /// `GET path` with `Connection: close`: the status and the whole body.
-  func get(_ path: String, port: Int) throws -> (status: Int, body: String) {
+  ///
+  /// - Parameters:
+  ///   - path: The path to get.
+  ///   - port: The server's port, for the `Host` header.
+  ///   - cookie: A `Cookie` header's value to send (a browser's id), if any.
+  /// - Returns: The status and the body.
+  /// - Throws: ``ConnectionError`` when the exchange fails.
+  func get(_ path: String, port: Int, cookie: String? = nil) throws -> (status: Int, body: String) {
+    let cookieLine = cookie.map { "Cookie: \($0)\r\n" } ?? ""
     try send(
-      Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8))
+      Array(
+        ("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(cookieLine)"
+          + "Connection: close\r\n\r\n").utf8))
     let head = try readHead()
     while try fill() {}
     let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
@@ -186,11 +196,13 @@ final class Connection {
   }
 
   /// Upgrades to a WebSocket at `path`, as a page of this server would (same `Origin`).
-  func upgrade(_ path: String, port: Int) throws {
+  func upgrade(_ path: String, port: Int, cookie: String? = nil) throws {
     let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+    let cookieLine = cookie.map { "Cookie: \($0)\r\n" } ?? ""
     try send(
       Array(
         ("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\n"
+          + cookieLine
           + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\n"
           + "Sec-WebSocket-Version: 13\r\n\r\n").utf8))
     let head = try readHead()

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import ShowcaseWeb
+import Synchronization
+import TetherWeb
+import TodosStorage
 
 #if canImport(Glibc)
   import Glibc
@@ -27,8 +30,32 @@ struct LoadCommand: ParsableCommand {
       behind HAProxy, and --kill-every S kills one node with SIGKILL every S seconds (the
       cluster starts it again); sessions whose socket breaks resume through HAProxy on
       another node and retry the broken gesture once. Then every node is checked.
+      With --scenario todos the sessions are TodoMVC tabs in pairs, one pair per simulated
+      browser (its own cookie, so its own list): one tab adds, edits and deletes items with
+      numbered gestures it sends again after a node's death until they are acknowledged, the
+      other watches; at the end every list is read from the database (the server's SQLite file,
+      or the cluster's PostgreSQL: a throwaway server this tool starts unless --database) and
+      compared with what its tab did: lost, duplicated and leaked writes are counted.
       Exits 1 if any check fails.
       """)
+
+  /// What the well-formed sessions do.
+  enum Scenario: String, ExpressibleByArgument, CaseIterable {
+    /// Tour the Gallery.
+    case gallery
+    /// Change and watch TodoMVC lists, two tabs per list.
+    case todos
+  }
+
+  @Option(help: "What the sessions do: gallery, or todos (pairs of tabs on TodoMVC lists).")
+  var scenario = Scenario.gallery
+
+  @Option(
+    help: """
+      With --scenario todos and --cluster: the cluster's PostgreSQL database; default: a \
+      throwaway server this tool starts and stops.
+      """)
+  var database: String?
 
   @Option(help: "Well-formed sessions, all at once.")
   var sessions = 200
@@ -66,15 +93,37 @@ struct LoadCommand: ParsableCommand {
     guard killEvery >= 0, killEvery == 0 || cluster > 0 else {
       throw ValidationError("--kill-every needs --cluster and seconds of 0 or more")
     }
+    guard scenario != .todos || sessions % 2 == 0 else {
+      throw ValidationError("--scenario todos needs an even number of --sessions (tab pairs)")
+    }
   }
 
   func run() throws {
     let folder = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
+    // TodoMVC's lists go where this run can read them at the end.
+    let dataFolder = FileManager.default.temporaryDirectory
+      .appending(path: "showcase-load-\(UUID().uuidString)").path
+    var throwaway: ThrowawayPostgres?
+    var databaseURL: String?
+    if cluster > 0, scenario == .todos {
+      if let database {
+        databaseURL = database
+      } else {
+        let started = try ThrowawayPostgres.start()
+        throwaway = started
+        databaseURL = started.url
+      }
+    }
+    defer {
+      throwaway?.stop()
+      try? FileManager.default.removeItem(atPath: dataFolder)
+    }
     let target: any LoadTarget
     let clusterProcess: ClusterProcess?
     if cluster > 0 {
       let binary = clusterBinary ?? folder.appending(path: "showcase-cluster").path
-      let process = try ClusterProcess(binary: binary, nodes: cluster)
+      let process = try ClusterProcess(
+        binary: binary, nodes: cluster, arguments: databaseURL.map { ["--database", $0] } ?? [])
       clusterProcess = process
       target = process
       print(
@@ -83,7 +132,7 @@ struct LoadCommand: ParsableCommand {
           + (killEvery > 0 ? ", one node killed every \(format(killEvery)) s" : ""))
     } else {
       let binary = server ?? folder.appending(path: "showcase").path
-      target = try ServerProcess(binary: binary)
+      target = try ServerProcess(binary: binary, arguments: ["--data", dataFolder])
       clusterProcess = nil
       print(
         "server: \(binary) --web on 127.0.0.1:\(target.port), sessions expire 1 s after their socket"
@@ -98,7 +147,7 @@ struct LoadCommand: ParsableCommand {
     let warmUp = LoadRecorder()
     runClients(
       count: 2 * max(1, cluster), port: port, seconds: 1, think: .milliseconds(0), badClients: 0,
-      recorder: warmUp)
+      scenario: .gallery, recorder: warmUp)
     let baselines = try nodePorts.map { try waitForAllClosed(port: $0) }
 
     let recorder = LoadRecorder()
@@ -110,9 +159,12 @@ struct LoadCommand: ParsableCommand {
           cluster: process, every: killEvery, until: started.addingTimeInterval(Double(seconds)),
           recorder: recorder) : nil
     }
-    runClients(
+    let browsers = (0..<(sessions / 2)).map {
+      TodoLoadBrowser(number: $0, clientID: WebClient.newID())
+    }
+    let written = runClients(
       count: sessions, port: port, seconds: seconds, think: .milliseconds(thinkMs),
-      badClients: badClients, recorder: recorder)
+      badClients: badClients, scenario: scenario, browsers: browsers, recorder: recorder)
     killer?.wait()
     let elapsed = Date().timeIntervalSince(started)
     let highest = peak.stop()
@@ -160,11 +212,45 @@ struct LoadCommand: ParsableCommand {
         gestures retried once: \(state.retriedGestures), lost after the retry: \(state.lostGestures)
         """)
     }
+    var listCheck: TodoListCheck?
+    if scenario == .todos {
+      let check = TodoListCheck.run(
+        browsers: browsers, written: written, databaseURL: databaseURL,
+        sqlitePath: dataFolder + "/todos.sqlite")
+      listCheck = check
+      let total =
+        state.livePatches.count + state.liveAfterReconnect + state.liveNeverSeen
+        + state.liveReplaced
+      print(
+        """
+        todos: \(check.lists) lists (\(check.items) items) read from \(check.store) and compared \
+        with what their tabs did: lost writes \(check.lost), duplicated writes \(check.duplicated), \
+        cross-list leaks \(check.leaked)\(check.failure.map { "; could not read: \($0)" } ?? "")
+        writes (gesture → acknowledged, committed): p50 \(format(percentile(state.latencies, 50))) ms, \
+        p99 \(format(percentile(state.latencies, 99))) ms, max \(format(state.latencies.max() ?? 0)) ms
+        the other tab (gesture → its patch): p50 \(format(percentile(state.livePatches, 50))) ms, \
+        p99 \(format(percentile(state.livePatches, 99))) ms; commit → patch: p50 \
+        \(format(percentile(state.commitToPatch, 50))) ms, p99 \
+        \(format(percentile(state.commitToPatch, 99))) ms; of \(total) changes \
+        \(state.livePatches.count) arrived as patches, \(state.liveAfterReconnect) in the redraw \
+        after the watching tab's node died, \(state.liveReplaced) were replaced by a later change to \
+        the same item first, \(state.liveNeverSeen) never
+        """)
+      for line in (check.problems + state.liveUnseen).prefix(10) { print("  ! \(line)") }
+    }
     for line in (state.errors + state.isolationViolations + state.badClientFailures).prefix(10) {
       print("  ! \(line)")
     }
     var failures: [String] = []
     if state.sessionsCompleted != sessions { failures.append("not every session completed") }
+    if let listCheck {
+      if listCheck.failure != nil { failures.append("the lists could not be read back") }
+      if listCheck.lost > 0 { failures.append("writes were lost") }
+      if listCheck.duplicated > 0 { failures.append("writes were applied twice") }
+      if listCheck.leaked > 0 { failures.append("an item reached another browser's list") }
+      if listCheck.lists != browsers.count { failures.append("not every list was checked") }
+      if state.liveNeverSeen > 0 { failures.append("a change never reached the other tab") }
+    }
     if !state.errors.isEmpty { failures.append("well-formed sessions saw errors") }
     if state.lostGestures > 0 { failures.append("gestures were lost") }
     if !state.isolationViolations.isEmpty { failures.append("a session saw another's data") }
@@ -192,10 +278,13 @@ struct LoadCommand: ParsableCommand {
 
   private func format(_ value: Double) -> String { String(format: "%.1f", value) }
 
-  /// Runs `count` sessions and `badClients` misbehaving threads until `seconds` have passed.
+  /// Runs `count` sessions and `badClients` misbehaving threads until `seconds` have passed;
+  /// for TodoMVC, returns what each browser's writing tab left in its list, by browser number.
+  @discardableResult
   private func runClients(
-    count: Int, port: Int, seconds: Int, think: Duration, badClients: Int, recorder: LoadRecorder
-  ) {
+    count: Int, port: Int, seconds: Int, think: Duration, badClients: Int, scenario: Scenario,
+    browsers: [TodoLoadBrowser] = [], recorder: LoadRecorder
+  ) -> [Int: [TodoItemWritten]] {
     let deadline = Date().addingTimeInterval(TimeInterval(seconds))
     let group = DispatchGroup()
     func start(_ body: @escaping @Sendable () -> Void) {
@@ -207,9 +296,22 @@ struct LoadCommand: ParsableCommand {
       thread.stackSize = 1 << 20
       thread.start()
     }
-    for index in 0..<count {
-      start {
-        runSession(index: index, port: port, deadline: deadline, think: think, recorder: recorder)
+    let written = Mutex<[Int: [TodoItemWritten]]>([:])
+    switch scenario {
+    case .gallery:
+      for index in 0..<count {
+        start {
+          runSession(
+            index: index, port: port, deadline: deadline, think: think, recorder: recorder)
+        }
+      }
+    case .todos:
+      for browser in browsers {
+        start {
+          let items = runTodoBrowser(
+            browser, port: port, deadline: deadline, think: think, recorder: recorder)
+          if let items { written.withLock { $0[browser.number] = items } }
+        }
       }
     }
     for worker in 0..<badClients {
@@ -236,6 +338,7 @@ struct LoadCommand: ParsableCommand {
       }
     }
     group.wait()
+    return written.withLock { $0 }
   }
 
   /// Waits until the server has no session open (the grace period ran out), then reads it.

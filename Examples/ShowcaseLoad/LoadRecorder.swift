@@ -23,6 +23,20 @@ final class LoadRecorder: Sendable {
     var badClientRunsCutByKill = 0
     /// Nodes killed during the run.
     var kills = 0
+    /// TodoMVC: milliseconds from a gesture in one tab to the patch showing it in the
+    /// browser's other tab.
+    var livePatches: [Double] = []
+    /// TodoMVC: milliseconds from the write's acknowledgement (committed) to that patch.
+    var commitToPatch: [Double] = []
+    /// TodoMVC: changes the other tab first saw in the redraw after its own node died.
+    var liveAfterReconnect = 0
+    /// TodoMVC: changes the other tab never saw as a patch before the run ended.
+    var liveNeverSeen = 0
+    /// TodoMVC: changes to an item that a later change to it replaced before the other tab
+    /// saw them.
+    var liveReplaced = 0
+    /// TodoMVC: what the changes never seen would have shown.
+    var liveUnseen: [String] = []
   }
 
   private let state = Mutex(State())

@@ -32,12 +32,17 @@ final class ServerProcess {
   let logFile = URL(filePath: NSTemporaryDirectory())
     .appending(path: "showcase-load-\(UUID().uuidString).log")
 
-  init(binary: String) throws {
+  /// - Parameters:
+  ///   - binary: The `showcase` binary.
+  ///   - arguments: More arguments (such as `--data FOLDER`).
+  /// - Throws: ``LaunchError`` when it is not built or never says where it listens.
+  init(binary: String, arguments: [String] = []) throws {
     guard FileManager.default.isExecutableFile(atPath: binary) else {
       throw LaunchError.noBinary(path: binary, product: "showcase")
     }
     process.executableURL = URL(filePath: binary)
-    process.arguments = ["--web", "--host", "127.0.0.1", "--port", "0", "--session-grace", "1"]
+    process.arguments =
+      ["--web", "--host", "127.0.0.1", "--port", "0", "--session-grace", "1"] + arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice

@@ -26,6 +26,21 @@ extension EndToEnd {
       #expect(text.contains("lost after the retry: 0"), "\(text)")
     }
 
+    @Test(
+      "TodoMVC through HAProxy on PostgreSQL with a node killed: no write lost or doubled",
+      .enabled(if: haproxyIsInstalled, "needs haproxy"))
+    func shortTodoMVCClusterRunWithAKillKeepsEveryWrite() throws {
+      let text = try runLoad([
+        "--scenario", "todos", "--cluster", "3", "--kill-every", "4", "--sessions", "16",
+        "--seconds", "6", "--bad-clients", "0",
+      ])
+      #expect(text.contains("nodes killed: 1 (the cluster restarted 1)"), "\(text)")
+      #expect(text.contains("todos: 8 lists"), "\(text)")
+      #expect(
+        text.contains("lost writes 0, duplicated writes 0, cross-list leaks 0"), "\(text)")
+      #expect(text.contains("read from PostgreSQL"), "\(text)")
+    }
+
     /// Runs `showcase-load` with `arguments`, checks what every run must show, and returns its
     /// output for the checks of that run.
     private func runLoad(_ arguments: [String]) throws -> String {
