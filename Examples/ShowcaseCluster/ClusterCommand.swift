@@ -94,6 +94,14 @@ struct ClusterCommand: AsyncParsableCommand {
     if let given = database ?? ProcessInfo.processInfo.environment[TodoStorage.databaseVariable],
       !given.isEmpty
     {
+      // Every node would fail on it alone: say it once, before any starts.
+      do {
+        let store = try await PostgresTodoStore.connect(url: given)
+        store.shutdown()
+      } catch {
+        FileHandle.standardError.write(Data("showcase-cluster: \(error)\n".utf8))
+        throw ExitCode(2)
+      }
       databaseURL = given
     } else {
       do {

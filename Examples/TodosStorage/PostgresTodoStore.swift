@@ -363,6 +363,17 @@ public final class PostgresTodoStore: TodoStore {
   /// A line for an error from postgres-nio: its code and the server's message (postgres-nio's
   /// own description hides both).
   static func describe(_ error: any Error) -> String {
+    if let error = error as? PSQLError, error.code == .connectionError,
+      let underlying = error.underlying
+    {
+      // The channel's own text nests several errors in one line: the reason is enough.
+      let text = "\(underlying)"
+      let reasons = [
+        "Connection refused", "Connection timed out", "No route to host",
+        "Network is unreachable", "Name or service not known", "nodename nor servname",
+      ]
+      return reasons.first { text.contains($0) }?.lowercased() ?? text
+    }
     if let error = error as? PSQLError {
       if let message = error.serverInfo?[.message] { return "\(error.code): \(message)" }
       if let underlying = error.underlying { return "\(error.code): \(underlying)" }

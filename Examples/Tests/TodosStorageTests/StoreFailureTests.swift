@@ -4,6 +4,14 @@ import Testing
 import Todos
 import TodosStorage
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What each durable store does with a bad file, a bad server or a lost connection: a clear
 /// error that names the file or server, and nothing lost or clobbered.
 @Suite struct SQLiteStoreTests {
@@ -55,6 +63,26 @@ import TodosStorage
     let rows = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM todos")
     }
     #expect(rows == 1, "nothing was clobbered")
+  }
+
+  @Test func aReadOnlyFileIsRefusedByNameAndKeepsItsLists() async throws {
+    let path = TestFiles.fresh("read-only.sqlite")
+    do {
+      let store = try SQLiteTodoStore(path: path)
+      _ = try await store.apply(.add(Todo(id: "a", title: "Milk")), to: "one")
+    }
+    // Root may write any file its mode forbids: an immutable file is read-only even to it.
+    let locked = getuid() == 0 ? run("/usr/bin/chattr", "+i", path) : chmod(path, 0o444) == 0
+    try #require(locked, "could not make \(path) read-only")
+    defer { _ = getuid() == 0 ? run("/usr/bin/chattr", "-i", path) : chmod(path, 0o644) == 0 }
+    let error = #expect(throws: TodoDatabaseError.self) { try SQLiteTodoStore(path: path) }
+    #expect(error?.description.contains(path) == true, "\(String(describing: error))")
+    #expect(error?.description.contains("read-only") == true, "\(String(describing: error))")
+    let queue = try DatabaseQueue(path: path, configuration: readOnly)
+    let titles = try await queue.read { db in
+      try String.fetchAll(db, sql: "SELECT title FROM todos")
+    }
+    #expect(titles == ["Milk"])
   }
 
   @Test func aFolderThatIsNotThereIsNamed() {
@@ -141,4 +169,20 @@ import TodosStorage
     #expect(error?.description.contains("newer") == true)
     #expect(error?.description.contains(database) == true)
   }
+}
+
+private var readOnly: Configuration {
+  var configuration = Configuration()
+  configuration.readonly = true
+  return configuration
+}
+
+/// Runs a tool; whether it exited 0.
+private func run(_ tool: String, _ arguments: String...) -> Bool {
+  let process = Process()
+  process.executableURL = URL(filePath: tool)
+  process.arguments = arguments
+  guard (try? process.run()) != nil else { return false }
+  process.waitUntilExit()
+  return process.terminationStatus == 0
 }
