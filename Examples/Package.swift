@@ -334,7 +334,7 @@ let package = Package(
         "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWeb", "ShowcaseTestSupport",
         "ShowcaseBrowser", "Gallery",
         "Courses", "Profile",
-        "Articles", "Entry", "Todos",
+        "Articles", "Entry", "Todos", "TodosStorage",
         "ExampleSupport",
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherTerminal", package: "Tether"),

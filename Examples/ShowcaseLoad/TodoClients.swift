@@ -67,10 +67,17 @@ final class LiveExpectations: Sendable {
   /// Removes and returns every expectation `message` fulfils; `redraw` says it is the whole
   /// page (a resumed socket's first message), where a deleted item is simply absent.
   func fulfilled(by message: String, redraw: Bool) -> [LiveExpectation] {
-    pending.withLock { pending in
+    // The list's children replaced (`c` on the list), or an element holding the list (`r`).
+    let replacesList =
+      (message.contains(#"["c",""#) && message.contains(#".list",""#))
+      || (message.contains(#"["r",""#) && message.contains("todo-list"))
+    return pending.withLock { pending in
       let keys = pending.filter { _, expectation in
         if let removed = expectation.removed {
-          return redraw ? !message.contains(removed) : message.contains("\(removed)]")
+          // A delete travels as its own patch, or inside a new list (its children replaced,
+          // when other rows moved too), or in a whole redraw: gone from either.
+          return redraw || replacesList
+            ? !message.contains(removed) : message.contains("\(removed)]")
         }
         return expectation.needles.contains { message.contains($0) }
       }.map(\.key)

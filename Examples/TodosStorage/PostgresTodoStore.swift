@@ -21,6 +21,10 @@ public final class PostgresTodoStore: TodoStore {
   static let schemaVersion = 1
   /// The channel notices travel on.
   static let channel = "todos"
+  /// How long one read or write waits for the database: the pool keeps a request waiting while
+  /// it cannot connect, so without this a screen would wait, silent, for as long as an outage
+  /// lasts instead of saying so (and retrying).
+  static let operationTimeout = Duration.seconds(3)
 
   /// The server and database, without the password, for messages.
   public let address: String
@@ -102,55 +106,87 @@ public final class PostgresTodoStore: TodoStore {
   /// Applies `change` in one transaction; a change that changes something raises the version
   /// and notifies every node.
   public func apply(_ change: TodoChange, to id: String) async throws(TodoStoreError) -> Int {
+    let (client, logger) = (client, logger)
     do {
-      return try await client.withTransaction(logger: logger) { connection in
-        try await connection.query(
-          "INSERT INTO todo_lists (id, version) VALUES (\(id), 0) ON CONFLICT (id) DO NOTHING",
-          logger: logger)
-        var version = 0
-        for try await value in try await connection.query(
-          "SELECT version FROM todo_lists WHERE id = \(id) FOR UPDATE", logger: logger
-        ).decode(Int.self) {
-          version = value
-        }
-        let next = version + 1
-        let rows: PostgresRowSequence
-        switch change {
-        case .add(let todo):
-          rows = try await connection.query(
-            """
-            INSERT INTO todos (list_id, id, title, completed, position)
-            VALUES (\(id), \(todo.id), \(todo.title), \(todo.completed), \(next))
-            ON CONFLICT (list_id, id) DO NOTHING RETURNING id
-            """, logger: logger)
-        case .setTitle(let todoID, let title):
-          rows = try await connection.query(
-            """
-            UPDATE todos SET title = \(title)
-            WHERE list_id = \(id) AND id = \(todoID) AND title <> \(title) RETURNING id
-            """, logger: logger)
-        case .setCompleted(let ids, let completed):
-          rows = try await connection.query(
-            """
-            UPDATE todos SET completed = \(completed)
-            WHERE list_id = \(id) AND completed <> \(completed) AND id = ANY(\(ids)) RETURNING id
-            """, logger: logger)
-        case .delete(let ids):
-          rows = try await connection.query(
-            "DELETE FROM todos WHERE list_id = \(id) AND id = ANY(\(ids)) RETURNING id",
-            logger: logger)
-        }
-        var changed = 0
-        for try await _ in rows { changed += 1 }
-        guard changed > 0 else { return version }
-        try await connection.query(
-          "UPDATE todo_lists SET version = \(next) WHERE id = \(id)", logger: logger)
-        try await connection.query(
-          "SELECT pg_notify(\(Self.channel), \(id))", logger: logger)
-        return next
-      }
+      return try await Self.answered { try await Self.write(change, to: id, client, logger) }
     } catch {
       throw .unavailable("\(address): \(Self.describe(error))")
+    }
+  }
+
+  private static func write(
+    _ change: TodoChange, to id: String, _ client: PostgresClient, _ logger: Logger
+  ) async throws -> Int {
+    try await client.withTransaction(logger: logger) { connection in
+      try await connection.query(
+        "INSERT INTO todo_lists (id, version) VALUES (\(id), 0) ON CONFLICT (id) DO NOTHING",
+        logger: logger)
+      var version = 0
+      for try await value in try await connection.query(
+        "SELECT version FROM todo_lists WHERE id = \(id) FOR UPDATE", logger: logger
+      ).decode(Int.self) {
+        version = value
+      }
+      let next = version + 1
+      let rows: PostgresRowSequence
+      switch change {
+      case .add(let todo):
+        rows = try await connection.query(
+          """
+          INSERT INTO todos (list_id, id, title, completed, position)
+          VALUES (\(id), \(todo.id), \(todo.title), \(todo.completed), \(next))
+          ON CONFLICT (list_id, id) DO NOTHING RETURNING id
+          """, logger: logger)
+      case .setTitle(let todoID, let title):
+        rows = try await connection.query(
+          """
+          UPDATE todos SET title = \(title)
+          WHERE list_id = \(id) AND id = \(todoID) AND title <> \(title) RETURNING id
+          """, logger: logger)
+      case .setCompleted(let ids, let completed):
+        rows = try await connection.query(
+          """
+          UPDATE todos SET completed = \(completed)
+          WHERE list_id = \(id) AND completed <> \(completed) AND id = ANY(\(ids)) RETURNING id
+          """, logger: logger)
+      case .delete(let ids):
+        rows = try await connection.query(
+          "DELETE FROM todos WHERE list_id = \(id) AND id = ANY(\(ids)) RETURNING id",
+          logger: logger)
+      }
+      var changed = 0
+      for try await _ in rows { changed += 1 }
+      guard changed > 0 else { return version }
+      try await connection.query(
+        "UPDATE todo_lists SET version = \(next) WHERE id = \(id)", logger: logger)
+      try await connection.query(
+        "SELECT pg_notify(\(Self.channel), \(id))", logger: logger)
+      return next
+    }
+  }
+
+  /// `work`'s result, or ``OperationTimedOut`` once ``operationTimeout`` passed (the work is
+  /// cancelled: a pool request waiting for a connection gives up).
+  private static func answered<T: Sendable>(
+    _ work: @escaping @Sendable () async throws -> T
+  ) async throws -> T {
+    let running = Task { try await work() }
+    let timer = Task {
+      try await Task.sleep(for: operationTimeout)
+      running.cancel()
+    }
+    defer { timer.cancel() }
+    do {
+      return try await running.value
+    } catch  where running.isCancelled && !Task.isCancelled {
+      throw OperationTimedOut()
+    }
+  }
+
+  /// No answer within ``operationTimeout``.
+  struct OperationTimedOut: Error, CustomStringConvertible {
+    var description: String {
+      "the database did not answer within \(PostgresTodoStore.operationTimeout)"
     }
   }
 
@@ -342,22 +378,26 @@ public final class PostgresTodoStore: TodoStore {
     async throws(TodoStoreError) -> TodoList
   {
     do {
-      var version = 0
-      for try await value in try await client.query(
-        "SELECT version FROM todo_lists WHERE id = \(id)"
-      ).decode(Int.self) {
-        version = value
-      }
-      var todos: [Todo] = []
-      for try await (todoID, title, completed) in try await client.query(
-        "SELECT id, title, completed FROM todos WHERE list_id = \(id) ORDER BY position, id"
-      ).decode((String, String, Bool).self) {
-        todos.append(Todo(id: todoID, title: title, completed: completed))
-      }
-      return TodoList(todos: todos, version: version)
+      return try await answered { try await query(id, client: client) }
     } catch {
       throw .unavailable("\(address): \(describe(error))")
     }
+  }
+
+  private static func query(_ id: String, client: PostgresClient) async throws -> TodoList {
+    var version = 0
+    for try await value in try await client.query(
+      "SELECT version FROM todo_lists WHERE id = \(id)"
+    ).decode(Int.self) {
+      version = value
+    }
+    var todos: [Todo] = []
+    for try await (todoID, title, completed) in try await client.query(
+      "SELECT id, title, completed FROM todos WHERE list_id = \(id) ORDER BY position, id"
+    ).decode((String, String, Bool).self) {
+      todos.append(Todo(id: todoID, title: title, completed: completed))
+    }
+    return TodoList(todos: todos, version: version)
   }
 
   /// A line for an error from postgres-nio: its code and the server's message (postgres-nio's

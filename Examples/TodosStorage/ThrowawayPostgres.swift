@@ -19,11 +19,13 @@ public final class ThrowawayPostgres: Sendable {
   public let url: String
   /// The folder holding the cluster's files and its log.
   public let folder: String
+  private let port: Int
   private let binaries: String
   private let asUser: String?
 
-  private init(url: String, folder: String, binaries: String, asUser: String?) {
-    self.url = url
+  private init(port: Int, folder: String, binaries: String, asUser: String?) {
+    url = "postgres://postgres@127.0.0.1:\(port)/postgres"
+    self.port = port
     self.folder = folder
     self.binaries = binaries
     self.asUser = asUser
@@ -64,19 +66,33 @@ public final class ThrowawayPostgres: Sendable {
       throw TodoDatabaseError("no free loopback port for PostgreSQL")
     }
     let server = ThrowawayPostgres(
-      url: "postgres://postgres@127.0.0.1:\(port)/postgres", folder: folder,
-      binaries: binaries, asUser: asUser)
-    let data = folder + "/data"
+      port: port, folder: folder, binaries: binaries, asUser: asUser)
     try server.run(
-      "initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"])
-    try server.run(
+      "initdb",
+      ["-D", folder + "/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"])
+    try server.resume()
+    return server
+  }
+
+  /// Stops the server and keeps its files, as an outage would: connections are refused until
+  /// ``resume()``.
+  ///
+  /// - Throws: ``TodoDatabaseError`` when `pg_ctl` fails.
+  public func pause() throws(TodoDatabaseError) {
+    try run("pg_ctl", ["-D", folder + "/data", "-m", "fast", "-w", "stop"])
+  }
+
+  /// Starts the server (again) on its port, with the data it had.
+  ///
+  /// - Throws: ``TodoDatabaseError`` when `pg_ctl` fails.
+  public func resume() throws(TodoDatabaseError) {
+    try run(
       "pg_ctl",
       [
-        "-D", data, "-l", folder + "/server.log", "-w", "-t", "30", "-o",
+        "-D", folder + "/data", "-l", folder + "/server.log", "-w", "-t", "30", "-o",
         "-c listen_addresses=127.0.0.1 -p \(port) -c unix_socket_directories=\(folder)",
         "start",
       ])
-    return server
   }
 
   /// Stops the server at once and deletes its folder.

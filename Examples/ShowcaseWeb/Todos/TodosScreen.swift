@@ -50,8 +50,17 @@ final class TodosScreen: WebView {
   func settled() async { await todos.saved() }
 
   func render(id: String, in context: WebRenderContext) -> HTMLNode {
+    // The error line, the list and the footer are always in the page, hidden when empty (as
+    // the specification asks), so the first item or error changes attributes and the list's
+    // rows, never the whole app (and never the field being typed in). The error line is above
+    // the field: between the field and the list it would sit under the toggle-all arrow.
+    let error = todos.errorMessage
     var sections: [HTMLNode] = [
       .element("style", id: "\(id).style", [], [.text(Self.style)]),
+      .element(
+        "p", id: "\(id).error",
+        [("class", "error"), ("role", "alert")] + (error == nil ? [("hidden", "")] : []),
+        [.text(error ?? "")]),
       .element(
         "header", id: "\(id).header", [("class", "header")],
         [
@@ -59,15 +68,6 @@ final class TodosScreen: WebView {
           newTodo.render(id: "\(id).new", in: context),
         ]),
     ]
-    // The error line, the list and the footer are always in the page, hidden when empty (as
-    // the specification asks), so the first item or error changes attributes and the list's
-    // rows, never the whole app (and never the field being typed in).
-    let error = todos.errorMessage
-    sections.append(
-      .element(
-        "p", id: "\(id).error",
-        [("class", "error"), ("role", "alert")] + (error == nil ? [("hidden", "")] : []),
-        [.text(error ?? "")]))
     sections.append(main(id: id, in: context))
     sections.append(footer(id: id, in: context))
     return .element("section", id: id, [("class", "todoapp")], sections)

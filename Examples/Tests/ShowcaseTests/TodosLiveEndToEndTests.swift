@@ -2,6 +2,7 @@ import Foundation
 import ShowcaseBrowser
 import ShowcaseWeb
 import Testing
+import TodosStorage
 
 #if canImport(Glibc)
   import Glibc
@@ -255,6 +256,49 @@ extension EndToEnd {
       await first.quit()
       await second.quit()
       #expect(await cluster.stop() == 0, "showcase-cluster exits 0 on SIGTERM")
+    }
+
+    @Test func aDatabaseOutageShowsAnErrorKeepsTheChangeAndRecovers() async throws {
+      let database = try ThrowawayPostgres.start()
+      defer { database.stop() }
+      let showcase = try await WebShowcase(arguments: ["--database", database.url])
+      let browser = try await Browser(width: 800, height: 900)
+      do {
+        let tab = Tab(browser: browser, handle: try await browser.currentWindow())
+        try await load(showcase.url + "/todos", in: tab, showing: [])
+        try await browser.press("Milk\u{E007}")
+        try await browser.waitUntil("Milk") {
+          try await signature(in: tab) == Self.signature([Item(title: "Milk")])
+        }
+        try database.pause()
+        try await browser.press("Bread\u{E007}")
+        let both = Self.signature([Item(title: "Milk"), Item(title: "Bread")])
+        try await browser.waitUntil("the error, with Bread still on the page", seconds: 15) {
+          guard try await browser.count(".todoapp .error:not([hidden])") == 1 else { return false }
+          return try await signature(in: tab) == both
+        }
+        let message = try await browser.text(".todoapp .error")
+        #expect(message.contains("could not be saved"), "\(message)")
+        try await browser.screenshot(to: NSTemporaryDirectory() + "todos-outage.png")
+        try database.resume()
+        try await browser.waitUntil("the error gone once the database is back", seconds: 30) {
+          try await browser.count(".todoapp .error:not([hidden])") == 0
+        }
+        #expect(try await signature(in: tab) == both)
+        #expect(showcase.process.isRunning, "no crash")
+        // Saved: a new page shows both.
+        try await load(
+          showcase.url + "/todos", in: tab,
+          showing: [
+            Item(title: "Milk"), Item(title: "Bread"),
+          ])
+      } catch {
+        await browser.quit()
+        _ = await showcase.stop()
+        throw error
+      }
+      await browser.quit()
+      #expect(await showcase.stop() == 0)
     }
 
     @Test func listsOutliveASigtermAndAChangeReachesTheBrowsersOtherTab() async throws {
