@@ -12,22 +12,58 @@ func sessionID(inPage html: String) -> String? {
 
 /// Opens a page and its session's socket, as a browser tab does.
 func openSession(port: Int) throws -> Connection {
-  try openSessionWithPage(port: port).socket
+  try OpenedPage(port: port).socket
 }
 
-/// Opens a page and its session's socket, and returns the page too.
-func openSessionWithPage(port: Int) throws -> (socket: Connection, html: String) {
-  let (status, html) = try Connection(port: port).get("/", port: port)
-  guard status == 200, let id = sessionID(inPage: html) else {
-    throw ConnectionError.unexpectedStatus(request: "GET /", status: status, body: "")
+/// A page as a browser tab opens it: `GET path`, then its session's socket, whose first
+/// message is the page's resume token (through a balancer the socket may reach another node).
+struct OpenedPage {
+  let html: String
+  let sessionID: String
+  let token: String?
+  let socket: Connection
+
+  /// - Parameters:
+  ///   - port: The server's (or the balancer's) port.
+  ///   - path: The page's path.
+  ///   - cookie: The browser's `Cookie` header, if it has one.
+  /// - Throws: ``ConnectionError`` when the page or the socket cannot be had.
+  init(port: Int, path: String = "/", cookie: String? = nil) throws {
+    let (status, html) = try Connection(port: port).get(path, port: port, cookie: cookie)
+    guard status == 200, let id = showcase_load.sessionID(inPage: html) else {
+      throw ConnectionError.unexpectedStatus(request: "GET \(path)", status: status, body: "")
+    }
+    self.html = html
+    sessionID = id
+    token = resumeToken(inPage: html)
+    socket = try Connection(port: port)
+    try socket.upgrade("/ws?session=\(id)", port: port, cookie: cookie)
+    if let token { try socket.sendText(ClientMessage.resume(token: token).json) }
   }
-  let socket = try Connection(port: port)
-  try socket.upgrade("/ws?session=\(id)", port: port)
-  // As the page's script does: through a balancer the socket may reach another node.
-  if let token = resumeToken(inPage: html) {
-    try socket.sendText(ClientMessage.resume(token: token).json)
+}
+
+/// Opens session `sessionID`'s socket again through the balancer with the newest `token`, as
+/// the page's script does after its socket broke, until the session answers (or 10 s pass);
+/// records how long that took. Returns the socket and the resumed session's first message.
+func reopenSocket(
+  port: Int, sessionID: String, token: String?, cookie: String? = nil, recorder: LoadRecorder
+) throws -> (socket: Connection, first: String) {
+  let start = ContinuousClock.now
+  var lastError: ConnectionError?
+  while ContinuousClock.now - start < .seconds(10) {
+    do {
+      let fresh = try Connection(port: port)
+      try fresh.upgrade("/ws?session=\(sessionID)&resync=1", port: port, cookie: cookie)
+      if let token { try fresh.sendText(ClientMessage.resume(token: token).json) }
+      guard let first = try fresh.receiveText() else { throw ConnectionError.closedByServer }
+      recorder.update { $0.reconnects.append((ContinuousClock.now - start).milliseconds) }
+      return (fresh, first)
+    } catch {
+      lastError = ConnectionError(error)
+      Thread.sleep(forTimeInterval: 0.05)
+    }
   }
-  return (socket, html)
+  throw ConnectionError.couldNotResume(seconds: 10, last: lastError)
 }
 
 /// The `path` and `title` of one server message.
@@ -165,18 +201,11 @@ final class TouringTab {
     self.port = port
     self.recorder = recorder
     self.photo = photo
-    let (status, html) = try Connection(port: port).get("/", port: port)
-    guard status == 200, let id = sessionID(inPage: html) else {
-      throw ConnectionError.unexpectedStatus(request: "GET /", status: status, body: "")
-    }
-    self.id = id
-    token = resumeToken(inPage: html)
-    rendered = RenderedElements(page: html)
-    socket = try Connection(port: port)
-    try socket.upgrade("/ws?session=\(id)", port: port)
-    // The page's first word on every socket, as the script sends it: through a balancer the
-    // socket may reach a node that never saw this session.
-    if let token { try socket.sendText(ClientMessage.resume(token: token).json) }
+    let page = try OpenedPage(port: port)
+    id = page.sessionID
+    token = page.token
+    rendered = RenderedElements(page: page.html)
+    socket = page.socket
   }
 
   /// Asks for `path` and waits until the page is there; on a broken socket, reconnects and
@@ -233,33 +262,15 @@ final class TouringTab {
     return received
   }
 
-  /// Opens the socket again through the balancer with the newest token, until the whole app
-  /// comes back (or 10 s pass); records how long that took.
+  /// Opens the socket again through the balancer with the newest token; checks the whole
+  /// app it sends back.
   private func reconnect(expecting allowed: [String]) throws {
-    let start = ContinuousClock.now
-    var lastError: ConnectionError?
-    while ContinuousClock.now - start < .seconds(10) {
-      do {
-        let fresh = try Connection(port: port)
-        try fresh.upgrade("/ws?session=\(id)&resync=1", port: port)
-        if let token { try fresh.sendText(ClientMessage.resume(token: token).json) }
-        guard let first = try fresh.receiveText() else {
-          throw ConnectionError.closedByServer
-        }
-        socket = fresh
-        _ = check(first, allowed: allowed)
-        let elapsed = ContinuousClock.now - start
-        let milliseconds =
-          Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        recorder.update { $0.reconnects.append(milliseconds) }
-        return
-      } catch {
-        lastError = ConnectionError(error)
-        Thread.sleep(forTimeInterval: 0.05)
-      }
-    }
-    throw ConnectionError.couldNotResume(seconds: 10, last: lastError)
+    let (fresh, first) = try reopenSocket(
+      port: port, sessionID: id, token: token, recorder: recorder)
+    socket = fresh
+    _ = check(first, allowed: allowed)
   }
+
 }
 
 /// The clients that get things wrong, each kind with what the server must do about it.

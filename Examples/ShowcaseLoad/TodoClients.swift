@@ -109,19 +109,14 @@ final class TodoTab {
     self.browser = browser
     self.port = port
     self.recorder = recorder
-    let (status, html) = try Connection(port: port).get(
-      "/todos", port: port, cookie: browser.cookie)
-    guard status == 200, let id = showcase_load.sessionID(inPage: html),
-      let screen = Self.screenID(in: html)
-    else {
-      throw ConnectionError.unexpectedStatus(request: "GET /todos", status: status, body: "")
+    let page = try OpenedPage(port: port, path: "/todos", cookie: browser.cookie)
+    guard let screen = Self.screenID(in: page.html) else {
+      throw ConnectionError.unexpectedStatus(request: "GET /todos", status: 200, body: "")
     }
-    sessionID = id
+    sessionID = page.sessionID
     self.screen = screen
-    token = resumeToken(inPage: html)
-    socket = try Connection(port: port)
-    try socket.upgrade("/ws?session=\(id)", port: port, cookie: browser.cookie)
-    if let token { try socket.sendText(ClientMessage.resume(token: token).json) }
+    token = page.token
+    socket = page.socket
   }
 
   /// The id of the element with class `todoapp`.
@@ -141,27 +136,14 @@ final class TodoTab {
     return message
   }
 
-  /// Opens the socket again through the balancer with the newest token until the session
-  /// answers (or 10 s pass); returns the resumed session's first message.
+  /// Opens the socket again through the balancer with the newest token; returns the resumed
+  /// session's first message.
   func reconnect() throws -> String {
-    let start = ContinuousClock.now
-    var lastError: ConnectionError?
-    while ContinuousClock.now - start < .seconds(10) {
-      do {
-        let fresh = try Connection(port: port)
-        try fresh.upgrade("/ws?session=\(sessionID)&resync=1", port: port, cookie: browser.cookie)
-        if let token { try fresh.sendText(ClientMessage.resume(token: token).json) }
-        guard let first = try fresh.receiveText() else { throw ConnectionError.closedByServer }
-        socket = fresh
-        if let newer = resumeToken(inMessage: first) { token = newer }
-        recorder.update { $0.reconnects.append((ContinuousClock.now - start).milliseconds) }
-        return first
-      } catch {
-        lastError = ConnectionError(error)
-        Thread.sleep(forTimeInterval: 0.05)
-      }
-    }
-    throw ConnectionError.couldNotResume(seconds: 10, last: lastError)
+    let (fresh, first) = try reopenSocket(
+      port: port, sessionID: sessionID, token: token, cookie: browser.cookie, recorder: recorder)
+    socket = fresh
+    if let newer = resumeToken(inMessage: first) { token = newer }
+    return first
   }
 
   func close() {
