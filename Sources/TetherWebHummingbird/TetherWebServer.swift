@@ -54,6 +54,8 @@
     ///   - appearanceWait: How long a new page waits for its screens' first loads before it is
     ///     served with their spinners; `.zero` serves at once.
     ///   - resumeSigner: The signer servers behind one load balancer share, if any.
+    ///   - allowedHosts: The host names requests may name; `nil` for the names of `host`
+    ///     (``WebHostAllowlist/init(binding:)``). A request for another gets 421.
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - onRunning: Called with the port once the server listens (the trailing closure).
     ///   - routes: Adds the app's own routes (images, an API) before the page fallback.
@@ -62,7 +64,8 @@
     public static func run(
       _ app: WebApp, host: String = "127.0.0.1", port: Int, capacity: Int = 500,
       gracePeriod: Duration = .seconds(30), appearanceWait: Duration = .seconds(1),
-      resumeSigner: WebResumeSigner? = nil, logger: Logger = Logger(label: "tether-web"),
+      resumeSigner: WebResumeSigner? = nil, allowedHosts: WebHostAllowlist? = nil,
+      logger: Logger = Logger(label: "tether-web"),
       onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
       routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
     ) async throws {
@@ -70,8 +73,8 @@
         app: app, capacity: capacity, gracePeriod: gracePeriod, appearanceWait: appearanceWait,
         resumeSigner: resumeSigner)
       try await run(
-        registry: registry, host: host, port: port, logger: logger, onRunning: onRunning,
-        routes: routes)
+        registry: registry, host: host, port: port, allowedHosts: allowedHosts, logger: logger,
+        onRunning: onRunning, routes: routes)
     }
 
     /// Serves the sessions of `registry` until SIGTERM or SIGINT, then stops gracefully,
@@ -82,6 +85,7 @@
     ///   - registry: The sessions.
     ///   - host: The address to listen on.
     ///   - port: The port; 0 picks a free one.
+    ///   - allowedHosts: The host names requests may name; `nil` for the names of `host`.
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - onRunning: Called with the port once the server listens.
     ///   - routes: Adds the app's own routes before the page fallback.
@@ -89,13 +93,13 @@
     @MainActor
     public static func run(
       registry: WebSessionRegistry, host: String = "127.0.0.1", port: Int,
-      logger: Logger = Logger(label: "tether-web"),
+      allowedHosts: WebHostAllowlist? = nil, logger: Logger = Logger(label: "tether-web"),
       onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
       routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
     ) async throws {
       let application = makeApplication(
-        registry: registry, host: host, port: port, logger: logger, onRunning: onRunning,
-        routes: routes)
+        registry: registry, host: host, port: port, allowedHosts: allowedHosts, logger: logger,
+        onRunning: onRunning, routes: routes)
       let group = ServiceGroup(
         services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
       try await group.run()
@@ -108,18 +112,23 @@
     ///   - registry: The sessions.
     ///   - host: The address to listen on.
     ///   - port: The port; 0 picks a free one.
+    ///   - allowedHosts: The host names requests may name; `nil` for the names of `host`.
     ///   - serverName: The `Server` header.
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - onRunning: Called with the port once the server listens.
     ///   - routes: Adds the app's own routes before the page fallback.
     /// - Returns: The application.
     public static func makeApplication(
-      registry: WebSessionRegistry, host: String, port: Int, serverName: String = "tether-web",
+      registry: WebSessionRegistry, host: String, port: Int,
+      allowedHosts: WebHostAllowlist? = nil, serverName: String = "tether-web",
       logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
       routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
     ) -> some ApplicationProtocol {
       let router = Router(context: BasicWebSocketRequestContext.self)
-      addRoutes(to: router, registry: registry, logger: logger, routes: routes)
+      addRoutes(
+        to: router, registry: registry,
+        allowedHosts: allowedHosts ?? WebHostAllowlist(binding: host), logger: logger,
+        routes: routes)
       return Application(
         router: router,
         server: .http1WebSocketUpgrade(
@@ -132,17 +141,21 @@
 
     /// Adds Tether's routes to `router`: `GET /tether.js`, `/tether.css`, `/health`, the
     /// socket at `/ws`, then `routes`, then a page for every other path (404 for a path no
-    /// screen shows, 503 when full).
+    /// screen shows, 503 when full). Every answer, the app's routes' included, carries
+    /// ``securityHeaders``; a request for a host `allowedHosts` does not name gets 421.
     ///
     /// - Parameters:
     ///   - router: The router.
     ///   - registry: The sessions.
+    ///   - allowedHosts: The host names requests may name.
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - routes: The app's own routes.
     public static func addRoutes(
       to router: Router<BasicWebSocketRequestContext>, registry: WebSessionRegistry,
+      allowedHosts: WebHostAllowlist = WebHostAllowlist(binding: "127.0.0.1"),
       logger: Logger, routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
     ) {
+      router.add(middleware: SecurityMiddleware(allowedHosts: allowedHosts))
       router.get("health") { _, _ in "ok" }
       router.get(RouterPath(scriptPath)) { _, _ in
         asset(WebAssets.script, type: "text/javascript; charset=utf-8")
@@ -153,8 +166,10 @@
       router.ws(
         "ws",
         shouldUpgrade: { request, _ in
-          // Only this server's own pages may connect: a page elsewhere cannot drive a session.
-          isSameOrigin(request) ? .upgrade([:]) : .dontUpgrade
+          // Only this server's own pages may connect: a page elsewhere cannot drive a session,
+          // nor one whose name was pointed at this machine (its Origin matches its Host).
+          isSameOrigin(request) && allowedHosts.allows(request.head.authority)
+            ? .upgrade([:]) : .dontUpgrade
         },
         onUpgrade: { inbound, outbound, context in
           let session = SocketSession(
@@ -190,6 +205,28 @@
       router.get("/", use: pageHandler)
       router.get("**", use: pageHandler)
     }
+
+    /// The headers every answer carries: a content security policy that runs no script but
+    /// this server's own (no inline script, no `eval`), connects only to this server and lets
+    /// no other site frame the page; no MIME sniffing; no `Referer` sent elsewhere (a page's
+    /// address can name a session's screen).
+    ///
+    /// Styles may be inline (views draw with `style` elements and attributes); images may come
+    /// from any `http(s)` address (an app's data names them).
+    public static let securityHeaders: HTTPFields = {
+      var fields: HTTPFields = [
+        .contentSecurityPolicy:
+          "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+          + "img-src 'self' data: http: https:; connect-src 'self'; object-src 'none'; "
+          + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        .xContentTypeOptions: "nosniff",
+      ]
+      // Older browsers honour X-Frame-Options where they ignore frame-ancestors.
+      for (name, value) in [("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer")] {
+        if let name = HTTPFields.Element.Name(name) { fields[name] = value }
+      }
+      return fields
+    }()
 
     /// The close code for a refused resume: 4403 for a token that is not good (forged,
     /// altered, expired, another session's: the page loads its URL anew), 4404 when this
@@ -233,6 +270,62 @@
       if let setCookie { headers[.setCookie] = setCookie }
       return Response(
         status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+  }
+
+  /// Logs one socket's refused messages without letting the socket flood the log: the first
+  /// ``burst`` in full, then one a second; at the end, how many there were and how many were
+  /// not logged. Each line is one line (the refusal's text escapes what the client sent).
+  struct RefusalLog {
+    static let burst = 10
+    let logger: Logger
+    private(set) var count = 0
+    private(set) var unlogged = 0
+    private var lastLogged: ContinuousClock.Instant?
+
+    init(logger: Logger) {
+      self.logger = logger
+    }
+
+    mutating func refused(_ reason: String) {
+      count += 1
+      let now = ContinuousClock.now
+      if count <= Self.burst || lastLogged.map({ now - $0 >= .seconds(1) }) ?? true {
+        lastLogged = now
+        logger.notice("session refused a message: \(reason)")
+      } else {
+        unlogged += 1
+      }
+    }
+
+    func finish() {
+      guard unlogged > 0 else { return }
+      logger.notice(
+        "session socket ended after \(count) refused messages (\(unlogged) not logged)")
+    }
+  }
+
+  /// Refuses a request for a host the server does not answer to (421), and adds
+  /// ``TetherWebServer/securityHeaders`` to every answer.
+  private struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
+    let allowedHosts: WebHostAllowlist
+
+    func handle(
+      _ request: Request, context: Context,
+      next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+      var response: Response
+      if allowedHosts.allows(request.head.authority) {
+        response = try await next(request, context)
+      } else {
+        response = Response(
+          status: .misdirectedRequest,
+          headers: [.contentType: "text/plain; charset=utf-8"],
+          body: ResponseBody(
+            byteBuffer: ByteBuffer(string: "This server does not answer to that host name.\n")))
+      }
+      for field in TetherWebServer.securityHeaders { response.headers[field.name] = field.value }
+      return response
     }
   }
 
@@ -285,8 +378,9 @@
         try await outbound.close(.unknown(4404), reason: "no such session")
         return
       }
+      var refusals = RefusalLog(logger: logger)
       if let early, let error = await registry.receive(id, early) {
-        logger.notice("session refused a message: \(error)")
+        refusals.refused(error.description)
       }
       await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
@@ -295,16 +389,17 @@
         do {
           while let message = try await messages.next() {
             guard case .text(let text) = message else {
-              logger.notice("session refused a binary message")
+              refusals.refused("a binary message")
               continue
             }
             if let error = await registry.receive(id, text) {
-              logger.notice("session refused a message: \(error)")
+              refusals.refused(error.description)
             }
           }
         } catch {
-          logger.notice("session socket ended: \(error)")
+          logger.notice("session socket ended: \(WebLogText.escaped("\(error)", limit: 200))")
         }
+        refusals.finish()
         continuation.finish()
         group.cancelAll()
       }

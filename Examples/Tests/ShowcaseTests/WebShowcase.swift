@@ -7,6 +7,9 @@ final class WebShowcase: @unchecked Sendable {
   // @unchecked: set once in `init`; `stop()` only signals the process.
   let process = Process()
   let url: String
+  /// What it wrote to standard error (its log).
+  let errorLog = URL(fileURLWithPath: NSTemporaryDirectory())
+    .appendingPathComponent("web-showcase-\(UUID().uuidString).log")
 
   /// The showcase's TodoMVC lists go to a fresh folder unless `arguments` name one.
   convenience init(arguments: [String] = []) async throws {
@@ -28,7 +31,8 @@ final class WebShowcase: @unchecked Sendable {
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let output = Pipe()
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+    process.standardError = try FileHandle(forWritingTo: errorLog)
     process.standardInput = FileHandle.nullDevice
     try process.run()
     var line = ""
@@ -45,6 +49,12 @@ final class WebShowcase: @unchecked Sendable {
     }
     url = String(line[range])
   }
+
+  /// The port it serves on.
+  var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
+
+  /// Its log so far.
+  var log: String { (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "" }
 
   /// Sends SIGTERM and waits for the exit; returns the status, or `nil` if it took over 5 s.
   func stop() async -> Int32? {

@@ -198,15 +198,15 @@ public enum WebSessionError: Error, Equatable, Sendable, CustomStringConvertible
   /// take clicks (a page shows the screen behind it inert; a forged message gets this).
   case behindModal(id: String)
 
-  /// A sentence for the log.
+  /// A sentence for the log, one line: what the client sent is escaped (``WebLogText``).
   public var description: String {
     switch self {
-    case .malformed(let detail): "malformed message: \(detail)"
-    case .unknownType(let type): "unknown message type '\(type)'"
-    case .unknownKey(let key): "unknown key '\(key)'"
+    case .malformed(let detail): "malformed message: \(WebLogText.escaped(detail, limit: 200))"
+    case .unknownType(let type): "unknown message type '\(WebLogText.escaped(type))'"
+    case .unknownKey(let key): "unknown key '\(WebLogText.escaped(key))'"
     case .oversized(let bytes, let limit): "message of \(bytes) bytes is over the \(limit) limit"
-    case .noHandler(let id): "nothing to click at '\(id)'"
-    case .behindModal(let id): "'\(id)' is behind the open alert"
+    case .noHandler(let id): "nothing to click at '\(WebLogText.escaped(id))'"
+    case .behindModal(let id): "'\(WebLogText.escaped(id))' is behind the open alert"
     }
   }
 }

@@ -1,0 +1,196 @@
+import Foundation
+import ShowcaseBrowser
+import ShowcaseWeb
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An HTTP/1.1 exchange over a plain socket, with any `Host` a client may send (URLSession
+/// sets its own): the status line's code, the headers (names lowercased) and the body.
+struct RawHTTPResponse {
+  var status: Int
+  var headers: [String: String]
+  var body: String
+
+  static func exchange(port: Int, _ request: String) throws -> RawHTTPResponse {
+    #if canImport(Darwin)
+      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #else
+      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #endif
+    guard descriptor >= 0 else { throw ClusterTestError(description: "no socket") }
+    defer { close(descriptor) }
+    var limit = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw ClusterTestError(description: "no connection to \(port)") }
+    let bytes = Array(request.utf8)
+    guard bytes.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, 0) }) == bytes.count
+    else { throw ClusterTestError(description: "the request was not sent") }
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+      if count <= 0 { break }
+      received += chunk[..<count]
+      // An upgrade answered 101 keeps the socket open: its head is the whole answer.
+      if String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 101"),
+        received.suffix(4) == [13, 10, 13, 10]
+      {
+        break
+      }
+    }
+    let text = String(decoding: received, as: UTF8.self)
+    guard let end = text.range(of: "\r\n\r\n") else {
+      throw ClusterTestError(description: "no HTTP answer: \(text.prefix(200))")
+    }
+    let lines = text[..<end.lowerBound].components(separatedBy: "\r\n")
+    let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
+    var headers: [String: String] = [:]
+    for line in lines.dropFirst() {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
+        .trimmingCharacters(in: .whitespaces)
+    }
+    return RawHTTPResponse(
+      status: status ?? 0, headers: headers, body: String(text[end.upperBound...]))
+  }
+
+  static func get(_ path: String, port: Int, host: String? = nil, method: String = "GET") throws
+    -> RawHTTPResponse
+  {
+    try exchange(
+      port: port,
+      "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n\r\n"
+    )
+  }
+}
+
+/// What `showcase --web` (TetherWebServer's defaults) does against one attacker on loopback.
+/// Each test was written before the fix it checks, and failed on the code before it.
+@Suite(.serialized) struct WebSecurityTests {
+  @Test func pagesAndAssetsCarryStrictHeaders() async throws {
+    let showcase = try await WebShowcase()
+    defer { showcase.process.terminate() }
+    for path in ["/", "/gallery", "/tether.js", "/tether.css", "/no-such-screen"] {
+      let response = try RawHTTPResponse.get(path, port: showcase.port)
+      let headers = response.headers
+      #expect(headers["x-content-type-options"] == "nosniff", "\(path)")
+      #expect(headers["x-frame-options"] == "DENY", "\(path)")
+      #expect(headers["referrer-policy"] == "no-referrer", "\(path)")
+      let policy = headers["content-security-policy"] ?? ""
+      #expect(policy.contains("script-src 'self'"), "\(path): \(policy)")
+      #expect(policy.contains("frame-ancestors 'none'"), "\(path): \(policy)")
+      #expect(!policy.contains("unsafe-eval"), "\(path): \(policy)")
+      #expect(
+        !(policy.split(separator: ";").first { $0.contains("script-src") }?
+          .contains("unsafe-inline") ?? true), "\(path): no inline script")
+    }
+  }
+
+  @Test func aPageWorksUnderItsPolicy() async throws {
+    let showcase = try await WebShowcase()
+    let browser = try await Browser()
+    do {
+      // A violation of the policy fires this event; the page must draw and react with none.
+      try await browser.open(showcase.url + "/courses")
+      try await browser.run(
+        """
+        window.violations = [];
+        document.addEventListener('securitypolicyviolation',
+          (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));
+        """)
+      try await browser.waitUntil("the courses") { try await browser.count("#screen .row") > 3 }
+      try await browser.press("\u{E015}\u{E007}")
+      try await browser.waitUntil("a course opened") {
+        try await browser.run("return location.pathname;") as? String != "/courses"
+      }
+      let violations = try await browser.run("return window.violations;") as? [String] ?? ["?"]
+      #expect(violations.isEmpty, "\(violations)")
+    } catch {
+      await browser.quit()
+      showcase.process.terminate()
+      throw error
+    }
+    await browser.quit()
+    showcase.process.terminate()
+  }
+
+  @Test func aRebindingHostIsRefusedAndMakesNoSession() async throws {
+    let showcase = try await WebShowcase()
+    defer { showcase.process.terminate() }
+    let port = showcase.port
+    let before = try await WebServerStats.read(port: port)
+    let page = try RawHTTPResponse.get("/", port: port, host: "attacker.example:\(port)")
+    #expect(page.status == 421, "a page for another host: \(page.status)")
+    let upgrade = try RawHTTPResponse.exchange(
+      port: port,
+      "GET /ws?session=x HTTP/1.1\r\nHost: attacker.example:\(port)\r\n"
+        + "Origin: http://attacker.example:\(port)\r\nUpgrade: websocket\r\n"
+        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        + "Sec-WebSocket-Version: 13\r\n\r\n")
+    #expect(upgrade.status != 101, "a socket for another host")
+    let after = try await WebServerStats.read(port: port)
+    #expect(after.sessions == before.sessions, "no session was made for it")
+    // The names a browser on this machine uses still work.
+    for host in ["127.0.0.1:\(port)", "localhost:\(port)"] {
+      #expect(try RawHTTPResponse.get("/health", port: port, host: host).status == 200, "\(host)")
+    }
+  }
+
+  @Test func clientTextIsEscapedInTheLogAndAFloodIsNotLoggedWhole() async throws {
+    let showcase = try await WebShowcase()
+    let browser = try await Browser()
+    do {
+      try await browser.open(showcase.url + "/")
+      try await browser.waitUntil("the home menu") { try await browser.count("#screen .row") > 0 }
+      // A second socket to the page's own session, as a script on the page could open: one
+      // message forging a log line, then a flood of refused ones.
+      let sent =
+        try await browser.runAsync(
+          """
+          const done = arguments[arguments.length - 1];
+          const id = document.querySelector('script[data-session]').dataset.session;
+          const socket = new WebSocket(`ws://${location.host}/ws?session=${id}`);
+          socket.onopen = () => {
+            socket.send(JSON.stringify({ type: 'x\\nFORGED: admin logged in', id: 'a' }));
+            for (let i = 0; i < 2000; i++) socket.send(JSON.stringify({ type: 'click', id: 'nothing-' + i }));
+            socket.send(JSON.stringify({ type: 'click', id: 'last' }));
+            setTimeout(() => { socket.close(); done(true); }, 1500);
+          };
+          socket.onerror = () => done(false);
+          """) as? Bool
+      #expect(sent == true)
+      try await browser.waitUntil("the socket's end logged", seconds: 10) {
+        showcase.log.contains("not logged")
+      }
+      let lines = showcase.log.split(separator: "\n")
+      #expect(
+        !lines.contains { $0.hasPrefix("FORGED") }, "a client's newline began a line of its own")
+      #expect(showcase.log.contains(#"x\nFORGED"#), "the newline is written escaped")
+      let refusals = lines.filter { $0.contains("refused a message") }.count
+      #expect(refusals <= 20, "\(refusals) lines for one socket's 2,002 refused messages")
+      #expect(lines.contains { $0.contains("2002 refused messages") }, "and then counted")
+    } catch {
+      await browser.quit()
+      showcase.process.terminate()
+      throw error
+    }
+    await browser.quit()
+    showcase.process.terminate()
+  }
+}
