@@ -57,6 +57,13 @@ struct ShowcaseCommand: AsyncParsableCommand {
       """)
   var resumeKey: String?
 
+  @Flag(
+    help: """
+      With --web: serve /stats (sessions, sockets, live view models, heap), for tests and load \
+      runs. Off by default: it tells anyone how busy the server is.
+      """)
+  var stats = false
+
   @Option(help: "Use this server's data instead of the embedded data, e.g. http://127.0.0.1:8080.")
   var api: String?
 
@@ -174,7 +181,8 @@ struct ShowcaseCommand: AsyncParsableCommand {
   private func serveWeb(services: ShowcaseServices) async throws {
     try await ShowcaseWebServer.serve(
       services: services, host: host, port: port,
-      sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: resumeSigner)
+      sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: resumeSigner,
+      stats: stats)
   }
 
   /// The signer for `--resume-key` or `$TETHER_RESUME_KEY`, if either is set.

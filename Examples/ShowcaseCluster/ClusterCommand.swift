@@ -44,6 +44,9 @@ struct ClusterCommand: AsyncParsableCommand {
       """)
   var database: String?
 
+  @Flag(help: "Have every node serve /stats (for tests and load runs; off by default).")
+  var stats = false
+
   /// Serves as one node (what the cluster starts): the showcase's web server, with the key
   /// from the environment.
   @Flag(help: .hidden)
@@ -75,7 +78,8 @@ struct ClusterCommand: AsyncParsableCommand {
       }
       try await ShowcaseWebServer.serve(
         services: services, host: "127.0.0.1", port: port,
-        sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: signer)
+        sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: signer,
+        stats: stats)
       return
     }
     let found =
@@ -118,9 +122,11 @@ struct ClusterCommand: AsyncParsableCommand {
     defer { throwaway?.stop() }
     let nodeCommand: NodeCommand
     if let server {
-      nodeCommand = NodeCommand(binary: server, arguments: ["--web", "--host", "127.0.0.1"])
+      nodeCommand = NodeCommand(
+        binary: server, arguments: ["--web", "--host", "127.0.0.1"] + (stats ? ["--stats"] : []))
     } else {
-      nodeCommand = NodeCommand(binary: executablePath(), arguments: ["--node"])
+      nodeCommand = NodeCommand(
+        binary: executablePath(), arguments: ["--node"] + (stats ? ["--stats"] : []))
     }
     let cluster = Cluster(
       nodes: nodes, nodeCommand: nodeCommand, sessionGrace: sessionGrace, haproxy: haproxy,

@@ -57,7 +57,7 @@ final class ClusterProcess: LoadTarget, @unchecked Sendable {
     nodeCount = nodes
     process.executableURL = URL(filePath: binary)
     process.arguments =
-      ["--nodes", String(nodes), "--port", "0", "--session-grace", "1"] + arguments
+      ["--nodes", String(nodes), "--port", "0", "--session-grace", "1", "--stats"] + arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice

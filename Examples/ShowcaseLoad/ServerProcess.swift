@@ -42,7 +42,8 @@ final class ServerProcess {
     }
     process.executableURL = URL(filePath: binary)
     process.arguments =
-      ["--web", "--host", "127.0.0.1", "--port", "0", "--session-grace", "1"] + arguments
+      ["--web", "--host", "127.0.0.1", "--port", "0", "--session-grace", "1", "--stats"]
+      + arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice

@@ -31,11 +31,12 @@ extension ShowcaseWebServer {
   ///   - port: The port; 0 picks a free one.
   ///   - sessionGrace: How long a session outlives its page's socket.
   ///   - resumeSigner: The cluster's signer, if sessions of other nodes may resume here.
+  ///   - stats: Whether to serve `/stats`.
   /// - Throws: What the server threw: the port is taken, or the address cannot be bound.
   @MainActor
   public static func serve(
     services: ShowcaseServices, host: String, port: Int, sessionGrace: Duration,
-    resumeSigner: WebResumeSigner?
+    resumeSigner: WebResumeSigner?, stats: Bool = false
   ) async throws {
     var logger = Logger(label: "showcase-web")
     logger.logLevel = .notice
@@ -51,7 +52,7 @@ extension ShowcaseWebServer {
         FileHandle.standardOutput.write(
           Data((ClusterAnnouncement.servingPrefix + "\(host):\(port)\n").utf8))
       },
-      routes: { addShowcaseRoutes(to: $0, registry: registry) })
+      routes: { addShowcaseRoutes(to: $0, registry: registry, stats: stats) })
     withExtendedLifetime(watchdogs) {}
   }
 }

@@ -44,7 +44,7 @@ final class ClusterShowcase: Sendable {
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["--nodes", String(nodes), "--port", "0"] + arguments
+    process.arguments = ["--nodes", String(nodes), "--port", "0", "--stats"] + arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

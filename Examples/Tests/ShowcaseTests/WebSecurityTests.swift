@@ -193,4 +193,20 @@ struct RawHTTPResponse {
     await browser.quit()
     showcase.process.terminate()
   }
+
+  @Test func statsAreServedOnlyWhenAsked() async throws {
+    let plain = try await WebShowcase(
+      product: "showcase", arguments: ["--web", "--port", "0", "--data", freshDataFolder()])
+    defer { plain.process.terminate() }
+    let refused = try RawHTTPResponse.get("/stats", port: plain.port)
+    #expect(refused.status == 404, "how busy the server is is nobody's business by default")
+    #expect(!refused.body.contains("heapBytes"))
+    let asked = try await WebShowcase(
+      product: "showcase",
+      arguments: ["--web", "--port", "0", "--data", freshDataFolder(), "--stats"])
+    defer { asked.process.terminate() }
+    let answered = try RawHTTPResponse.get("/stats", port: asked.port)
+    #expect(answered.status == 200)
+    #expect(answered.body.contains("heapBytes"))
+  }
 }

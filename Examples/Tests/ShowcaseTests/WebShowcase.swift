@@ -11,11 +11,12 @@ final class WebShowcase: @unchecked Sendable {
   let errorLog = URL(fileURLWithPath: NSTemporaryDirectory())
     .appendingPathComponent("web-showcase-\(UUID().uuidString).log")
 
-  /// The showcase's TodoMVC lists go to a fresh folder unless `arguments` name one.
+  /// The showcase's TodoMVC lists go to a fresh folder unless `arguments` name one; it serves
+  /// `/stats`.
   convenience init(arguments: [String] = []) async throws {
     let data = arguments.contains("--data") ? [] : ["--data", freshDataFolder()]
     try await self.init(
-      product: "showcase", arguments: ["--web", "--port", "0"] + data + arguments)
+      product: "showcase", arguments: ["--web", "--port", "0", "--stats"] + data + arguments)
   }
 
   /// Starts the built product `product` and waits (up to 20 s) for the first
