@@ -157,6 +157,13 @@
     ) {
       router.add(middleware: SecurityMiddleware(allowedHosts: allowedHosts))
       router.get("health") { _, _ in "ok" }
+      // HEAD answers as GET would, with no body; a page's makes no session, so it says only
+      // that pages are HTML, not whether a screen has the path.
+      router.head("health") { _, _ in headOnly(type: "text/plain; charset=utf-8") }
+      router.head(RouterPath(scriptPath)) { _, _ in
+        headOnly(type: "text/javascript; charset=utf-8")
+      }
+      router.head(RouterPath(stylePath)) { _, _ in headOnly(type: "text/css; charset=utf-8") }
       router.get(RouterPath(scriptPath)) { _, _ in
         asset(WebAssets.script, type: "text/javascript; charset=utf-8")
       }
@@ -204,6 +211,12 @@
       }
       router.get("/", use: pageHandler)
       router.get("**", use: pageHandler)
+      router.head("/") { _, _ in headOnly(type: "text/html; charset=utf-8", cache: "no-store") }
+      router.head("**") { _, _ in headOnly(type: "text/html; charset=utf-8", cache: "no-store") }
+    }
+
+    private static func headOnly(type: String, cache: String = "no-cache") -> Response {
+      Response(status: .ok, headers: [.contentType: type, .cacheControl: cache])
     }
 
     /// The headers every answer carries: a content security policy that runs no script but
@@ -316,7 +329,12 @@
     ) async throws -> Response {
       var response: Response
       if allowedHosts.allows(request.head.authority) {
-        response = try await next(request, context)
+        do {
+          response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+          // A route's error (no route for a path: 404) gets the headers too.
+          response = try error.response(from: request, context: context)
+        }
       } else {
         response = Response(
           status: .misdirectedRequest,

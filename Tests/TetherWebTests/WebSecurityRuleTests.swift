@@ -1,4 +1,5 @@
 import Testing
+import Tether
 
 @testable import TetherWeb
 
@@ -50,5 +51,35 @@ import Testing
     let error = WebSessionError.unknownType("x\nFORGED")
     #expect(error.description == #"unknown message type 'x\nFORGED'"#)
     #expect(WebSessionError.noHandler(id: "\u{1B}]0;title\u{7}").description.contains(#"\u{1b}"#))
+  }
+}
+
+@MainActor
+@Suite struct ImageSourceTests {
+  private func html(_ source: String) -> String {
+    Image(source: Property(value: source), description: "A photo")
+      .render(id: "s1.img", in: WebRenderContext()).html
+  }
+
+  @Test func addressesFromDataThatAreNotImagesAreNotLoaded() {
+    // A page path would open a session per image load; a script URL is never an image.
+    for refused in [
+      "/gallery", "/", "javascript:alert(1)", "JAVASCRIPT:alert(1)", "//attacker.example/x.png",
+      "data:text/html;base64,PHNjcmlwdD4=", "data:image/svg+xml;base64,PHN2Zz4=", "vbscript:x",
+      "/images/../gallery", "ftp://example.com/a.png", " https://example.com/a.png",
+    ] {
+      let page = html(refused)
+      #expect(!page.contains("<img"), "\(refused): \(page)")
+      #expect(page.contains("A photo"), "the description stands in for it")
+    }
+  }
+
+  @Test func webAndOwnImageAddressesAreLoaded() {
+    for allowed in [
+      "https://example.com/photo.jpg", "http://127.0.0.1:8081/images/1.png",
+      "/images/photos/230200335.png", "data:image/png;base64,iVBORw0KGgo=",
+    ] {
+      #expect(html(allowed).contains("<img"), "\(allowed)")
+    }
   }
 }

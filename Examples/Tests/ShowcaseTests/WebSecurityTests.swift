@@ -209,4 +209,24 @@ struct RawHTTPResponse {
     #expect(answered.status == 200)
     #expect(answered.body.contains("heapBytes"))
   }
+
+  @Test func headAnswersLikeGetWithNoBodyAndNoSession() async throws {
+    let showcase = try await WebShowcase()
+    defer { showcase.process.terminate() }
+    let before = try await WebServerStats.read(port: showcase.port)
+    for (path, type) in [
+      ("/", "text/html"), ("/gallery", "text/html"), ("/tether.js", "text/javascript"),
+      ("/tether.css", "text/css"), ("/health", nil),
+    ] as [(String, String?)] {
+      let response = try RawHTTPResponse.get(path, port: showcase.port, method: "HEAD")
+      #expect(response.status == 200, "HEAD \(path): \(response.status)")
+      #expect(response.body.isEmpty, "HEAD \(path) has no body")
+      if let type {
+        #expect(response.headers["content-type"]?.hasPrefix(type) == true, "HEAD \(path)")
+      }
+      #expect(response.headers["x-content-type-options"] == "nosniff", "HEAD \(path)")
+    }
+    let after = try await WebServerStats.read(port: showcase.port)
+    #expect(after.sessions == before.sessions, "a HEAD makes no session")
+  }
 }

@@ -113,26 +113,34 @@ public final class Image: WebView {
   private let source: Property<String?>
   private let description: String
   private let status: Property<String?>
+  private let pathPrefixes: [String]
 
   /// Creates an image.
   ///
   /// - Parameters:
-  ///   - source: The image's URL, or `nil` while there is none.
+  ///   - source: The image's URL, or `nil` while there is none. Only an address
+  ///     ``WebImageSource`` allows is loaded; for another, the description is shown.
   ///   - description: The `alt` text.
   ///   - status: What to show while there is no image.
+  ///   - pathPrefixes: This server's own image routes (`/images/` by default).
   public init(
     source: Property<String?>, description: String,
-    status: Property<String?> = Property(value: nil)
+    status: Property<String?> = Property(value: nil),
+    pathPrefixes: [String] = WebImageSource.defaultPathPrefixes
   ) {
     self.source = source
     self.description = description
     self.status = status
+    self.pathPrefixes = pathPrefixes
   }
 
-  /// An `<img>`, or the status line.
+  /// An `<img>`, or the status line (the description, for an address that is not an image's).
   public func render(id: String, in context: WebRenderContext) -> HTMLNode {
     guard let source = source.value else {
       return .element("p", id: id, [("class", "dim")], [.text(status.value ?? "")])
+    }
+    guard WebImageSource.isAllowed(source, pathPrefixes: pathPrefixes) else {
+      return .element("p", id: id, [("class", "dim")], [.text(description)])
     }
     return .element("img", id: id, [("src", source), ("alt", description)])
   }
