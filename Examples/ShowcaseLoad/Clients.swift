@@ -16,10 +16,12 @@ func openSession(port: Int) throws -> Connection {
 }
 
 /// A page as a browser tab opens it: `GET path`, then its session's socket, whose first
-/// message is the page's resume token (through a balancer the socket may reach another node).
+/// message is the page's hello: the session's secret and its resume token (through a balancer
+/// the socket may reach another node).
 struct OpenedPage {
   let html: String
   let sessionID: String
+  let secret: String
   let token: String?
   let socket: Connection
 
@@ -30,23 +32,35 @@ struct OpenedPage {
   /// - Throws: ``ConnectionError`` when the page or the socket cannot be had.
   init(port: Int, path: String = "/", cookie: String? = nil) throws {
     let (status, html) = try Connection(port: port).get(path, port: port, cookie: cookie)
-    guard status == 200, let id = showcase_load.sessionID(inPage: html) else {
+    guard status == 200, let id = showcase_load.sessionID(inPage: html),
+      let secret = scriptAttribute("data-secret", inPage: html)
+    else {
       throw ConnectionError.unexpectedStatus(request: "GET \(path)", status: status, body: "")
     }
     self.html = html
     sessionID = id
+    self.secret = secret
     token = resumeToken(inPage: html)
     socket = try Connection(port: port)
     try socket.upgrade("/ws?session=\(id)", port: port, cookie: cookie)
-    if let token { try socket.sendText(ClientMessage.resume(token: token).json) }
+    try socket.sendText(ClientMessage.hello(secret: secret, token: token).json)
   }
+}
+
+/// The value of the page script's attribute `name`, such as `data-secret`.
+func scriptAttribute(_ name: String, inPage html: String) -> String? {
+  guard let start = html.range(of: "\(name)=\"") else { return nil }
+  let rest = html[start.upperBound...]
+  guard let end = rest.firstIndex(of: "\"") else { return nil }
+  return String(rest[..<end])
 }
 
 /// Opens session `sessionID`'s socket again through the balancer with the newest `token`, as
 /// the page's script does after its socket broke, until the session answers (or 10 s pass);
 /// records how long that took. Returns the socket and the resumed session's first message.
 func reopenSocket(
-  port: Int, sessionID: String, token: String?, cookie: String? = nil, recorder: LoadRecorder
+  port: Int, sessionID: String, secret: String, token: String?, cookie: String? = nil,
+  recorder: LoadRecorder
 ) throws -> (socket: Connection, first: String) {
   let start = ContinuousClock.now
   var lastError: ConnectionError?
@@ -54,7 +68,7 @@ func reopenSocket(
     do {
       let fresh = try Connection(port: port)
       try fresh.upgrade("/ws?session=\(sessionID)&resync=1", port: port, cookie: cookie)
-      if let token { try fresh.sendText(ClientMessage.resume(token: token).json) }
+      try fresh.sendText(ClientMessage.hello(secret: secret, token: token).json)
       guard let first = try fresh.receiveText() else { throw ConnectionError.closedByServer }
       recorder.update { $0.reconnects.append((ContinuousClock.now - start).milliseconds) }
       return (fresh, first)
@@ -192,6 +206,7 @@ final class TouringTab {
   let recorder: LoadRecorder
   let photo: Photo
   let id: String
+  let secret: String
   private(set) var socket: Connection
   private var rendered: RenderedElements
   private var token: String?
@@ -203,6 +218,7 @@ final class TouringTab {
     self.photo = photo
     let page = try OpenedPage(port: port)
     id = page.sessionID
+    secret = page.secret
     token = page.token
     rendered = RenderedElements(page: page.html)
     socket = page.socket
@@ -266,7 +282,7 @@ final class TouringTab {
   /// app it sends back.
   private func reconnect(expecting allowed: [String]) throws {
     let (fresh, first) = try reopenSocket(
-      port: port, sessionID: id, token: token, recorder: recorder)
+      port: port, sessionID: id, secret: secret, token: token, recorder: recorder)
     socket = fresh
     _ = check(first, allowed: allowed)
   }

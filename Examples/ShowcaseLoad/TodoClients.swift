@@ -100,6 +100,7 @@ final class TodoTab {
   let port: Int
   let recorder: LoadRecorder
   let sessionID: String
+  let secret: String
   /// The TodoMVC screen's element id (`s1`): the fields' and items' ids start with it.
   let screen: String
   private(set) var socket: Connection
@@ -114,6 +115,7 @@ final class TodoTab {
       throw ConnectionError.unexpectedStatus(request: "GET /todos", status: 200, body: "")
     }
     sessionID = page.sessionID
+    secret = page.secret
     self.screen = screen
     token = page.token
     socket = page.socket
@@ -140,7 +142,8 @@ final class TodoTab {
   /// session's first message.
   func reconnect() throws -> String {
     let (fresh, first) = try reopenSocket(
-      port: port, sessionID: sessionID, token: token, cookie: browser.cookie, recorder: recorder)
+      port: port, sessionID: sessionID, secret: secret, token: token, cookie: browser.cookie,
+      recorder: recorder)
     socket = fresh
     if let newer = resumeToken(inMessage: first) { token = newer }
     return first

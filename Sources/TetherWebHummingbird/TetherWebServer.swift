@@ -359,47 +359,61 @@
       var resync = self.resync
       var messages = inbound.messages(maxSize: TetherWebServer.maximumMessageSize)
         .makeAsyncIterator()
-      // With a resume key, a page's first message is its newest resume token: the session
-      // may live on another server, or on one that died, or be here but behind the page. A
-      // page that says nothing for 5 s is told there is no such session.
-      var early: String?
-      if await registry.resumeSigner != nil {
-        let silence = Task {
-          try await Task.sleep(for: .seconds(5))
-          try await outbound.close(.unknown(4404), reason: "no such session")
-        }
-        let first = try? await messages.next()
-        silence.cancel()
-        guard case .text(let text)? = first else {
-          try? await outbound.close(.unknown(4404), reason: "no such session")
+      // A page's first message proves the socket is its session's: the session's secret,
+      // which no URL carries, and with a resume key the page's newest token (the session may
+      // live on another server, on one that died, or be here but behind the page). A socket
+      // that says nothing else first, or nothing for 5 s, gets nothing.
+      let silence = Task {
+        try await Task.sleep(for: .seconds(5))
+        try await outbound.close(.unknown(4403), reason: "no proof of the session")
+      }
+      let first = try? await messages.next()
+      silence.cancel()
+      guard case .text(let text)? = first,
+        case .hello(let secret, let token)? = try? ClientMessage(decoding: text)
+      else {
+        logger.notice("session socket refused: its first message was no hello")
+        try? await outbound.close(.unknown(4403), reason: "no proof of the session")
+        return
+      }
+      if let token, await registry.resumeSigner != nil {
+        switch await registry.resume(id, token: token) {
+        case .held: break
+        case .rebuilt: resync = true  // the page shows what another server last sent
+        case .refused(let refusal):
+          logger.notice("session resume refused: \(refusal)")
+          try await outbound.close(
+            .unknown(TetherWebServer.closeCode(for: refusal)), reason: refusal.description)
           return
         }
-        if case .resume(let token)? = try? ClientMessage(decoding: text) {
-          switch await registry.resume(id, token: token) {
-          case .held: break
-          case .rebuilt: resync = true  // the page shows what another server last sent
-          case .refused(let refusal):
-            logger.notice("session resume refused: \(refusal)")
-            try await outbound.close(
-              .unknown(TetherWebServer.closeCode(for: refusal)), reason: refusal.description)
-            return
-          }
-        } else {
-          early = text  // a page with no token: its first gesture, handled once attached
-        }
+      }
+      guard await registry.contains(id) else {
+        try await outbound.close(.unknown(4404), reason: "no such session")
+        return
+      }
+      guard await registry.claims(id, secret: secret) else {
+        logger.notice("session socket refused: not the session's secret")
+        try await outbound.close(.unknown(4403), reason: "not this session's page")
+        return
       }
       let (stream, continuation) = AsyncStream.makeStream(
         of: String.self, bufferingPolicy: .bufferingNewest(256))
       guard
-        let connection = await registry.attach(id, resync: resync, send: { continuation.yield($0) })
+        let connection = await registry.attach(
+          id, resync: resync, send: { continuation.yield($0) },
+          close: {
+            // One socket per session: a newer one of the same page (its secret) took over.
+            Task {
+              try? await outbound.close(
+                .unknown(WebSessionRegistry.replacedCloseCode), reason: "replaced by a newer socket"
+              )
+            }
+          })
       else {
         try await outbound.close(.unknown(4404), reason: "no such session")
         return
       }
       var refusals = RefusalLog(logger: logger)
-      if let early, let error = await registry.receive(id, early) {
-        refusals.refused(error.description)
-      }
       await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
           for await text in stream { try await outbound.write(.text(text)) }
@@ -410,7 +424,7 @@
               refusals.refused("a binary message")
               continue
             }
-            if let error = await registry.receive(id, text) {
+            if let error = await registry.receive(id, connection: connection, text) {
               refusals.refused(error.description)
             }
           }

@@ -259,11 +259,26 @@ private func hex(_ bytes: [UInt8]) -> String {
     #expect(list.selection.value == 1)
   }
 
-  @Test func theResumeMessageRoundTrips() throws {
-    let message = ClientMessage.resume(token: "abc.def")
-    #expect(message.json == #"{"type":"resume","token":"abc.def"}"#)
+  @Test func theHelloMessageRoundTrips() throws {
+    let message = ClientMessage.hello(secret: "0f3a", token: "abc.def")
+    #expect(message.json == #"{"type":"hello","secret":"0f3a","token":"abc.def"}"#)
     #expect(try ClientMessage(decoding: message.json) == message)
-    #expect(throws: WebSessionError.self) { try ClientMessage(decoding: #"{"type":"resume"}"#) }
+    let plain = ClientMessage.hello(secret: "0f3a", token: nil)
+    #expect(plain.json == #"{"type":"hello","secret":"0f3a"}"#)
+    #expect(try ClientMessage(decoding: plain.json) == plain)
+    for refused in [
+      #"{"type":"hello"}"#, #"{"type":"hello","secret":""}"#,
+      #"{"type":"hello","secret":"a","token":""}"#, #"{"type":"resume","token":"abc.def"}"#,
+    ] {
+      #expect(throws: WebSessionError.self, "\(refused)") { try ClientMessage(decoding: refused) }
+    }
+  }
+
+  @Test func theTokenCarriesTheSecretSoARebuiltSessionKeepsIt() throws {
+    let signer = try #require(WebResumeSigner(key: String(repeating: "k", count: 32)))
+    let state = WebResumeState(
+      sessionID: "s", snapshot: ScreenStackSnapshot(path: "/"), secret: "0f3a")
+    #expect(try signer.verify(signer.sign(state)).secret == "0f3a")
   }
 }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import Tether
 import TetherFlow
@@ -86,4 +87,54 @@ final class SlowFlow: FlowController {
     #expect(registry.appearanceWait == .zero)
     #expect(html(await registry.page(for: "/")).contains("Loading…"))
   }
+
+  @Test func onlyTheSecretTheBrowserWasServedClaimsItsSession() async throws {
+    let (registry, opener) = registry(wait: .zero)
+    defer {
+      opener.finish()
+      registry.closeAll()
+    }
+    guard case .page(let html, let id) = await registry.page(for: "/") else {
+      Issue.record("no page")
+      return
+    }
+    let secret = try #require(registry.session(id)?.secret)
+    #expect(secret.count == 32 && !html.contains("?secret") && html.contains(secret))
+    #expect(registry.claims(id, secret: secret))
+    #expect(!registry.claims(id, secret: id), "the id alone claims nothing")
+    #expect(!registry.claims(id, secret: String(secret.dropLast()) + "0"))
+    #expect(!registry.claims("no-such-session", secret: secret))
+  }
+
+  @Test func aNewerSocketClosesTheOlderAndItsMessagesAreDropped() async {
+    let (registry, opener) = registry(wait: .zero)
+    defer {
+      opener.finish()
+      registry.closeAll()
+    }
+    guard case .page(_, let id) = await registry.page(for: "/") else {
+      Issue.record("no page")
+      return
+    }
+    let closed = ClosedSockets()
+    let first = registry.attach(id, resync: false, send: { _ in }, close: { closed.add(1) })
+    #expect(closed.all.isEmpty)
+    let second = registry.attach(id, resync: true, send: { _ in }, close: { closed.add(2) })
+    #expect(closed.all == [1], "the older socket is closed")
+    #expect(first != second)
+    // A message the closed socket sent meanwhile reaches nothing.
+    let stale = await registry.receive(
+      id, connection: first ?? 0, #"{"type":"key","key":"Nope"}"#)
+    #expect(stale == nil)
+    let current = await registry.receive(
+      id, connection: second ?? 0, #"{"type":"key","key":"Nope"}"#)
+    #expect(current == .unknownKey("Nope"), "the newer socket's messages are handled")
+  }
+}
+
+/// Which sockets a registry closed, from its `close` callbacks.
+final class ClosedSockets: Sendable {
+  private let closed = Mutex<[Int]>([])
+  func add(_ number: Int) { closed.withLock { $0.append(number) } }
+  var all: [Int] { closed.withLock { $0 } }
 }

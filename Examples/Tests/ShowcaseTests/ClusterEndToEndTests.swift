@@ -311,7 +311,8 @@ extension EndToEnd {
             const done = arguments[arguments.length - 1];
             const received = [];
             const socket = new WebSocket("ws://" + location.host + "/ws?session=\(session)&resync=1");
-            socket.onopen = () => socket.send(JSON.stringify({ type: "resume", token: \(jsonString(presented)) }));
+            const secret = document.querySelector('script[data-secret]').dataset.secret;
+            socket.onopen = () => socket.send(JSON.stringify({ type: "hello", secret, token: \(jsonString(presented)) }));
             socket.onmessage = (event) => received.push(event.data);
             socket.onclose = (event) => done({ code: event.code, reason: event.reason, received });
             setTimeout(() => done({ code: -1, reason: "still open", received }), 5000);

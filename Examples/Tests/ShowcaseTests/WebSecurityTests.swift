@@ -158,15 +158,18 @@ struct RawHTTPResponse {
     do {
       try await browser.open(showcase.url + "/")
       try await browser.waitUntil("the home menu") { try await browser.count("#screen .row") > 0 }
-      // A second socket to the page's own session, as a script on the page could open: one
-      // message forging a log line, then a flood of refused ones.
+      // A second socket to the page's own session, as a script on the page could open (it
+      // can read the page's secret): one message forging a log line, then a flood of refused
+      // ones.
       let sent =
         try await browser.runAsync(
           """
           const done = arguments[arguments.length - 1];
-          const id = document.querySelector('script[data-session]').dataset.session;
+          const script = document.querySelector('script[data-session]');
+          const id = script.dataset.session;
           const socket = new WebSocket(`ws://${location.host}/ws?session=${id}`);
           socket.onopen = () => {
+            socket.send(JSON.stringify({ type: 'hello', secret: script.dataset.secret }));
             socket.send(JSON.stringify({ type: 'x\\nFORGED: admin logged in', id: 'a' }));
             for (let i = 0; i < 2000; i++) socket.send(JSON.stringify({ type: 'click', id: 'nothing-' + i }));
             socket.send(JSON.stringify({ type: 'click', id: 'last' }));
@@ -228,5 +231,52 @@ struct RawHTTPResponse {
     }
     let after = try await WebServerStats.read(port: showcase.port)
     #expect(after.sessions == before.sessions, "a HEAD makes no session")
+  }
+
+  @Test func aSocketWithTheSessionsIDAloneGetsNothingAndTheOwnerKeepsItsPage() async throws {
+    let showcase = try await WebShowcase()
+    let owner = try await Browser()
+    let attacker = try await Browser()
+    do {
+      try await owner.open(showcase.url + "/courses")
+      try await owner.waitUntil("the courses") { try await owner.count("#screen .row") > 3 }
+      let id = try #require(
+        try await owner.run(
+          "return document.querySelector('script[data-session]').dataset.session;")
+          as? String)
+      // The id alone, as a proxy's log shows it: a socket of another browser, asking for the
+      // whole app, then driving the session.
+      try await attacker.open(showcase.url + "/health")
+      let result =
+        try await attacker.runAsync(
+          """
+          const done = arguments[arguments.length - 1];
+          const socket = new WebSocket(`ws://${location.host}/ws?session=\(id)&resync=1`);
+          const received = [];
+          socket.onopen = () => {
+            socket.send(JSON.stringify({ type: 'key', key: 'ArrowDown' }));
+            socket.send(JSON.stringify({ type: 'key', key: 'Enter' }));
+          };
+          socket.onmessage = (event) => received.push(event.data.length);
+          socket.onclose = (event) => done({ code: event.code, received: received.length });
+          setTimeout(() => done({ code: -1, received: received.length }), 8000);
+          """) as? [String: Any] ?? [:]
+      #expect(result["received"] as? Int == 0, "the attacker was sent nothing: \(result)")
+      #expect(result["code"] as? Int == 4403, "and its socket was closed: \(result)")
+      // The owner's page was not moved by the attacker's keys, and still answers its own.
+      #expect(try await owner.run("return location.pathname;") as? String == "/courses")
+      try await owner.press("\u{E015}\u{E007}")
+      try await owner.waitUntil("the owner's own Enter") {
+        try await owner.run("return location.pathname;") as? String != "/courses"
+      }
+    } catch {
+      await owner.quit()
+      await attacker.quit()
+      showcase.process.terminate()
+      throw error
+    }
+    await owner.quit()
+    await attacker.quit()
+    showcase.process.terminate()
   }
 }

@@ -6,6 +6,8 @@ public enum WebAssets {
     "use strict";
     (() => {
       const session = document.currentScript.dataset.session;
+      // What proves this page's sockets are its session's: it never goes in a URL.
+      const secret = document.currentScript.dataset.secret;
       // The newest signed resume token: any server of a cluster rebuilds the session from it.
       let resume = document.currentScript.dataset.resume || null;
       // What the server focuses on the page it served.
@@ -43,7 +45,9 @@ public enum WebAssets {
         socket = new WebSocket(scheme + "://" + location.host + "/ws?" + query);
         socket.onopen = () => {
           retries = 0;
-          if (resume) socket.send(JSON.stringify({ type: "resume", token: resume }));
+          const hello = { type: "hello", secret: secret };
+          if (resume) hello.token = resume;
+          socket.send(JSON.stringify(hello));
           // The gestures first (an Enter carries the text it submitted), then what the fields
           // hold now.
           for (const message of unacked) socket.send(JSON.stringify(message));
@@ -51,9 +55,10 @@ public enum WebAssets {
         };
         socket.onmessage = (event) => apply(JSON.parse(event.data));
         socket.onclose = (event) => {
-          if (leaving) return;
+          // 4409: a newer socket of this page took over; this one is done.
+          if (leaving || event.code === 4409) return;
           // 4404: the session is gone (expired, or the server restarted); 4403: its resume token
-          // was refused. Either way, load this URL anew.
+          // or its proof was refused. Either way, load this URL anew.
           if (event.code === 4404 || event.code === 4403) { location.reload(); return; }
           setTimeout(() => connect(true), Math.min(2000, 100 * 2 ** retries++));
         };

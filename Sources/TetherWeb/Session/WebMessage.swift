@@ -10,6 +10,8 @@ private struct ClientWire: Decodable {
   var value: String?
   var checked: Bool?
   var seq: Int?
+  /// The session's secret, in a page's first message.
+  var secret: String?
   /// The page's number for the gesture (1, 2, … per page), on every message but a field's edits.
   var g: Int?
 }
@@ -59,9 +61,11 @@ public enum ClientMessage: Equatable, Sendable {
   case navigate(path: String)
   /// The alert was dismissed (OK or Escape).
   case dismissAlert
-  /// The page's newest resume token, sent first on every connection: a server that does not
-  /// hold the session rebuilds it from the token (``WebResumeSigner``); one that does ignores it.
-  case resume(token: String)
+  /// A page's first message on every socket: the session's secret, which the page was served
+  /// with and which no URL carries (a socket that cannot show it gets nothing), and the page's
+  /// newest resume token, if it has one: a server that does not hold the session rebuilds it
+  /// from the token (``WebResumeSigner``); one that does ignores it.
+  case hello(secret: String, token: String?)
   /// The text of field `id` changed to `value`: the field's edit number `sequence` (1, 2, …
   /// per field, in the order the person typed). A page that reconnects sends its fields'
   /// unacknowledged text again this way, so typing survives a server's death.
@@ -118,11 +122,12 @@ public enum ClientMessage: Equatable, Sendable {
       self = .navigate(path: path)
     case "dismiss":
       self = .dismissAlert
-    case "resume":
-      guard let token = wire.token, !token.isEmpty else {
-        throw .malformed("resume needs a token")
+    case "hello":
+      guard let secret = wire.secret, !secret.isEmpty, secret.utf8.count <= 64 else {
+        throw .malformed("hello needs the session's secret")
       }
-      self = .resume(token: token)
+      if let token = wire.token, token.isEmpty { throw .malformed("an empty token") }
+      self = .hello(secret: secret, token: wire.token)
     case "input":
       let id = try Self.id(wire)
       guard let value = wire.value else { throw .malformed("input needs a value") }
@@ -167,8 +172,9 @@ public enum ClientMessage: Equatable, Sendable {
     case .navigate(let path):
       "{\"type\":\"navigate\",\"path\":\(quote(path, escapingLessThan: false))}"
     case .dismissAlert: "{\"type\":\"dismiss\"}"
-    case .resume(let token):
-      "{\"type\":\"resume\",\"token\":\(quote(token, escapingLessThan: false))}"
+    case .hello(let secret, let token):
+      "{\"type\":\"hello\",\"secret\":\(quote(secret, escapingLessThan: false))"
+        + (token.map { ",\"token\":\(quote($0, escapingLessThan: false))" } ?? "") + "}"
     case .input(let id, let value, let sequence):
       "{\"type\":\"input\",\"id\":\(quote(id, escapingLessThan: false)),\"value\":\(quote(value, escapingLessThan: false)),\"seq\":\(sequence)}"
     case .check(let id, let checked, let sequence):

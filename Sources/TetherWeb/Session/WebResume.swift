@@ -20,6 +20,9 @@ public struct WebResumeState: Equatable, Sendable {
   /// The browser the session belongs to (``WebClient/id``), if the server knows it: a session
   /// rebuilt from the token belongs to the same browser (and shows its own data).
   public var client: String?
+  /// The session's secret (``WebSession/secret``): a session rebuilt from the token keeps it,
+  /// so the page proves itself on any server with the secret it was served.
+  public var secret: String?
 
   /// The stack's path, such as `/gallery/photo/230200400`.
   public var path: String {
@@ -47,13 +50,16 @@ public struct WebResumeState: Equatable, Sendable {
   ///   - snapshot: What the page shows.
   ///   - issuedAt: When it was signed, in seconds since 1970.
   ///   - client: The browser it belongs to, if known.
+  ///   - secret: The session's secret, if known.
   public init(
-    sessionID: String, snapshot: ScreenStackSnapshot, issuedAt: Int = 0, client: String? = nil
+    sessionID: String, snapshot: ScreenStackSnapshot, issuedAt: Int = 0, client: String? = nil,
+    secret: String? = nil
   ) {
     self.sessionID = sessionID
     self.snapshot = snapshot
     self.issuedAt = issuedAt
     self.client = client
+    self.secret = secret
   }
 
   /// Creates a state.
@@ -83,6 +89,7 @@ extension WebResumeState {
   /// - Returns: `true` if only ``issuedAt`` may differ.
   public func showsSamePage(as other: WebResumeState) -> Bool {
     sessionID == other.sessionID && snapshot == other.snapshot && client == other.client
+      && secret == other.secret
   }
 }
 
@@ -220,6 +227,8 @@ public struct WebResumeSigner: Sendable {
     var at: Int
     /// The browser's id, when the session knows it.
     var c: String?
+    /// The session's secret.
+    var k: String?
 
     init(_ state: WebResumeState) {
       i = state.sessionID
@@ -234,6 +243,7 @@ public struct WebResumeSigner: Sendable {
       f = state.snapshot.focus
       at = state.issuedAt
       c = state.client
+      k = state.secret
     }
 
     var state: WebResumeState? {
@@ -250,7 +260,7 @@ public struct WebResumeSigner: Sendable {
       return WebResumeState(
         sessionID: i,
         snapshot: ScreenStackSnapshot(path: p, selections: s, alert: alert, focus: f),
-        issuedAt: at, client: c)
+        issuedAt: at, client: c, secret: k)
     }
 
     var json: String {

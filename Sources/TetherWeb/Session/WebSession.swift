@@ -10,8 +10,13 @@ import TetherFlow
 /// its own stack, and an event can only reach the handlers of the page it rendered.
 @MainActor
 public final class WebSession {
-  /// The session's id, a secret the page presents to reconnect.
+  /// The session's id. It travels in the socket's URL (`/ws?session=…`), where a proxy may log
+  /// it: it names the session, it does not open it (``secret`` does).
   public let id: String
+  /// What a socket shows in its first message (``ClientMessage/hello(secret:token:)``) to
+  /// prove it is this session's page: 128 random bits, served in the page and carried in the
+  /// resume token, never in a URL. A session rebuilt from a token keeps the token's.
+  public private(set) var secret: String = WebClient.newID()
   /// The browser the session belongs to.
   public let client: WebClient
   /// Each field's newest edit number the page sent.
@@ -93,7 +98,8 @@ public final class WebSession {
   /// What a page needs to rebuild this session elsewhere: the path, each screen's
   /// restoration key and the alert (its `issuedAt` is 0 until signed).
   public var resumeState: WebResumeState {
-    WebResumeState(sessionID: id, snapshot: presenter.snapshot(), client: client.id)
+    WebResumeState(
+      sessionID: id, snapshot: presenter.snapshot(), client: client.id, secret: secret)
   }
 
   /// Makes the page's next message wait (up to `timeout`) until every screen's first load
@@ -113,6 +119,7 @@ public final class WebSession {
   ///
   /// - Parameter state: A verified state for this session.
   public func restore(_ state: WebResumeState) {
+    if let secret = state.secret { self.secret = secret }
     presenter.restore(state.snapshot)
     // No render here: the selections and the alert are properties the render observes, and
     // the socket that attaches next sends the whole app.
@@ -130,7 +137,7 @@ public final class WebSession {
     sentPath = presenter.path.description
     sentTitle = pageTitle
     sentFocus = context.focus
-    var attributes = ""
+    var attributes = " data-secret=\"\(HTMLEscaping.attribute(secret))\""
     if let focus = context.focus {
       attributes += " data-focus=\"\(HTMLEscaping.attribute(focus))\""
     }
@@ -304,9 +311,8 @@ public final class WebSession {
     case .dismissAlert:
       // The page's dialog was cancelled (Escape): the alert's cancel button.
       presenter.handleAlertKey(.cancel)
-    case .resume:
-      // Read by the registry before the session existed here; a live session has nothing to
-      // rebuild.
+    case .hello:
+      // Read by the server before the socket was attached; a second one changes nothing.
       return nil
     case .navigate(let path):
       let target = ScreenPath(parsing: path)

@@ -182,6 +182,8 @@ public final class WebSessionRegistry {
     /// Records every object the session's stack shows, for ``liveObjects``.
     let tracking: ObservationToken
     var connection = 0
+    /// Closes the current connection's socket (a newer one replaced it).
+    var closeConnection: (@Sendable () -> Void)?
     var expiry: Task<Void, Never>?
   }
 
@@ -345,17 +347,39 @@ public final class WebSessionRegistry {
   ///   - id: The session.
   ///   - resync: Whether the page may be older than the session's last render.
   ///   - send: Sends one text message to the page.
+  ///   - close: Closes this socket, called when a newer socket of the session replaces it:
+  ///     one socket per session (the server closes it with ``replacedCloseCode``).
   /// - Returns: A connection number for ``detach(_:connection:)``, or `nil` if there is no such
   ///   session.
-  public func attach(_ id: String, resync: Bool, send: @escaping (String) -> Void) -> Int? {
+  public func attach(
+    _ id: String, resync: Bool, send: @escaping (String) -> Void,
+    close: (@Sendable () -> Void)? = nil
+  ) -> Int? {
     guard var entry = sessions[id] else { return nil }
     entry.expiry?.cancel()
     entry.expiry = nil
+    if entry.session.isAttached { entry.closeConnection?() }
     lastConnection += 1
     entry.connection = lastConnection
+    entry.closeConnection = close
     sessions[id] = entry
     entry.session.attach(send, resync: resync)
     return entry.connection
+  }
+
+  /// The close code for a socket a newer socket of its session replaced.
+  public static let replacedCloseCode: UInt16 = 4409
+
+  /// Whether `secret` is session `id`'s (``WebSession/secret``): what a socket must show
+  /// before it is attached. Compared in constant time.
+  ///
+  /// - Parameters:
+  ///   - id: The session.
+  ///   - secret: What the socket's first message showed.
+  /// - Returns: Whether the session is here and the secret is its own.
+  public func claims(_ id: String, secret: String) -> Bool {
+    guard let session = sessions[id]?.session else { return false }
+    return constantTimeEqual(Array(session.secret.utf8), Array(secret.utf8))
   }
 
   /// Routes a page's message to its session.
@@ -364,6 +388,15 @@ public final class WebSessionRegistry {
   public func receive(_ id: String, _ text: String) async -> WebSessionError? {
     guard let session = sessions[id]?.session else { return nil }
     return await session.receive(text)
+  }
+
+  /// Routes a message of connection `connection` to its session, unless a newer socket
+  /// replaced that connection (its messages are dropped).
+  ///
+  /// - Returns: Why it was refused, or `nil`.
+  public func receive(_ id: String, connection: Int, _ text: String) async -> WebSessionError? {
+    guard let entry = sessions[id], entry.connection == connection else { return nil }
+    return await entry.session.receive(text)
   }
 
   /// The socket of connection `connection` closed: the session waits out the grace period.
