@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import Tether
 import TetherFlow
+import TetherTesting
 
 @testable import TetherWeb
 
@@ -129,6 +130,83 @@ final class SlowFlow: FlowController {
     let current = await registry.receive(
       id, connection: second ?? 0, #"{"type":"key","key":"Nope"}"#)
     #expect(current == .unknownKey("Nope"), "the newer socket's messages are handled")
+  }
+}
+
+/// A flow whose deep link `/later` suspends before its screen is shown, as a flow that loads
+/// something to restore a path does.
+@MainActor
+final class SuspendingFlow: FlowController {
+  func start(on navigator: any Navigator<SlowLoad>) -> Screen<SlowLoad> {
+    let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+    opener.finish()
+    return Screen(SlowLoad(gate: gate), title: "Later", owner: self)
+  }
+
+  func restore(_ path: ArraySlice<String>, on navigator: any Navigator<SlowLoad>)
+    async throws(NavigationError)
+  {
+    guard path == ["later"] else { throw .unknownComponent(path.joined(separator: "/")) }
+    try? await Task.sleep(for: .milliseconds(20))
+  }
+}
+
+@MainActor
+@Suite struct WebSessionRegistryCapacityTests {
+  private func app(_ gate: AsyncStream<Void>) -> WebApp {
+    WebApp(title: "Slow", rootFlow: { SlowFlow(gate: gate) }) { screen in
+      Label(screen.destination.text)
+    }
+  }
+
+  @Test func pagesAskedForAtOnceNeverPassTheCapacity() async {
+    let app = WebApp(title: "Later", rootFlow: { SuspendingFlow() }) { screen in
+      Label(screen.destination.text)
+    }
+    let registry = WebSessionRegistry(app: app, capacity: 2, appearanceWait: .zero)
+    defer { registry.closeAll() }
+    // Each page's deep link suspends before its session exists: all five ask at once.
+    let pages = (0..<5).map { _ in Task { await registry.page(for: "/later") } }
+    var served = 0
+    for page in pages {
+      if case .page = await page.value { served += 1 }
+    }
+    #expect(served == 2, "\(served) pages for a capacity of 2")
+    #expect(registry.count == 2)
+  }
+
+  @Test func aPageWhoseSocketNeverComesIsFreedLongBeforeTheGracePeriod() async {
+    let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+    opener.finish()
+    let clock = TestClock()
+    let registry = WebSessionRegistry(
+      app: app(gate), gracePeriod: .seconds(30), appearanceWait: .zero, clock: clock)
+    defer { registry.closeAll() }
+    _ = await registry.page(for: "/")
+    #expect(registry.count == 1)
+    await clock.advance(by: .seconds(10))
+    await expectEventually { registry.count == 0 }
+  }
+
+  @Test func aClaimedSessionKeepsTheWholeGracePeriod() async {
+    let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+    opener.finish()
+    let clock = TestClock()
+    let registry = WebSessionRegistry(
+      app: app(gate), gracePeriod: .seconds(30), appearanceWait: .zero, clock: clock)
+    defer { registry.closeAll() }
+    guard case .page(_, let id) = await registry.page(for: "/"),
+      let connection = registry.attach(id, resync: false, send: { _ in })
+    else {
+      Issue.record("no page")
+      return
+    }
+    registry.detach(id, connection: connection)
+    await clock.advance(by: .seconds(20))
+    for _ in 0..<20 { await Task.yield() }
+    #expect(registry.count == 1, "a reload within the grace period finds it")
+    await clock.advance(by: .seconds(10))
+    await expectEventually { registry.count == 0 }
   }
 }
 

@@ -160,6 +160,9 @@ public final class WebSessionRegistry {
   public let capacity: Int
   /// How long a session outlives its socket.
   public let gracePeriod: Duration
+  /// How long a page's session waits for its first socket: a page nobody connects to (a
+  /// crawler, a flood of requests) costs its session this long, not a grace period.
+  public let unclaimedLifetime: Duration
   /// How long a new page waits for its screens' first loads before it is served: within it,
   /// the page shows their data; past it, the page is served with their spinners and the data
   /// follows as patches once the socket is open. `.zero` serves every page at once.
@@ -173,6 +176,9 @@ public final class WebSessionRegistry {
   /// this server resumes no session it does not hold.
   public let resumeSigner: WebResumeSigner?
   private var sessions: [String: Entry] = [:]
+  /// Sessions being made (their flows opening a path): counted against ``capacity`` before
+  /// the first suspension, so pages asked for at once cannot pass it together.
+  private var reserved = 0
   /// The last connection number given out; numbers are never reused, even across sessions
   /// of one id (a session rebuilt from a token), so a late detach never hits a newer socket.
   private var lastConnection = 0
@@ -200,6 +206,7 @@ public final class WebSessionRegistry {
   ///   - app: The app every session runs.
   ///   - capacity: The most sessions open at once.
   ///   - gracePeriod: How long a session outlives its socket.
+  ///   - unclaimedLifetime: How long a page's session waits for its first socket.
   ///   - appearanceWait: How long a new page waits for its screens' first loads (see
   ///     ``appearanceWait``).
   ///   - resumeSigner: The cluster's shared signer: with it, a page whose session lives on
@@ -207,13 +214,14 @@ public final class WebSessionRegistry {
   ///   - clock: The clock that times the grace period.
   public init<C: Clock<Duration>>(
     app: WebApp, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
-    appearanceWait: Duration = .seconds(1), resumeSigner: WebResumeSigner? = nil,
-    clock: C = ContinuousClock()
+    unclaimedLifetime: Duration = .seconds(10), appearanceWait: Duration = .seconds(1),
+    resumeSigner: WebResumeSigner? = nil, clock: C = ContinuousClock()
   ) {
     self.app = app
     self.resumeSigner = resumeSigner
     self.capacity = capacity
     self.gracePeriod = gracePeriod
+    self.unclaimedLifetime = min(unclaimedLifetime, gracePeriod)
     self.appearanceWait = appearanceWait
     startTimer = { duration in
       let deadline = clock.now.advanced(by: duration)
@@ -249,17 +257,20 @@ public final class WebSessionRegistry {
   ///   - client: The browser asking, as the server knows it.
   /// - Returns: The page or why there is none.
   public func page(for path: String, client: WebClient = WebClient()) async -> PageResult {
-    guard sessions.count < capacity else { return .full }
+    guard sessions.count + reserved < capacity else { return .full }
+    reserved += 1
     let id = Self.newID()
     let session: WebSession
-    switch await makeSession(id: id, path: path, client: client) {
+    let made = await makeSession(id: id, path: path, client: client)
+    reserved -= 1
+    switch made {
     case .success(let made): session = made
     case .failure(let error):
       return .notFound(
         html: Self.notFoundPage(path: path, reason: error.description, appTitle: app.title))
     }
     await session.waitForAppearance(timeout: appearanceWait)
-    scheduleExpiry(id)  // a page that never connects does not keep its session
+    scheduleExpiry(id, after: unclaimedLifetime)  // a page nobody connects to is soon gone
     let html = session.document(script: "/tether.js", style: "/tether.css")
     return .page(html: html, sessionID: id)
   }
@@ -291,13 +302,11 @@ public final class WebSessionRegistry {
       held.session.close()
       sessions[id] = nil
     }
-    guard sessions.count < capacity else { return .refused(.full) }
-    guard
-      case .success(let session) = await makeSession(
-        id: id, path: state.path, client: WebClient(id: state.client))
-    else {
-      return .refused(.unknownPath)
-    }
+    guard sessions.count + reserved < capacity else { return .refused(.full) }
+    reserved += 1
+    let made = await makeSession(id: id, path: state.path, client: WebClient(id: state.client))
+    reserved -= 1
+    guard case .success(let session) = made else { return .refused(.unknownPath) }
     session.restore(state)
     session.holdMessagesUntilAppeared()
     await session.waitForAppearance(timeout: appearanceWait)
@@ -415,10 +424,10 @@ public final class WebSessionRegistry {
     sessions = [:]
   }
 
-  private func scheduleExpiry(_ id: String) {
+  private func scheduleExpiry(_ id: String, after lifetime: Duration? = nil) {
     // The deadline is taken now, not when the task first runs: a test that advances its clock
     // right after a detach must move the deadline it set.
-    let timer = startTimer(gracePeriod)
+    let timer = startTimer(lifetime ?? gracePeriod)
     sessions[id]?.expiry?.cancel()
     sessions[id]?.expiry = Task { [weak self] in
       await timer()
