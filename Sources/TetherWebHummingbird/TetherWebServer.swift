@@ -3,6 +3,7 @@
   import HummingbirdWebSocket
   import Logging
   import ServiceLifecycle
+  import Synchronization
   import TetherFlow
   import TetherWeb
 
@@ -241,6 +242,10 @@
       return fields
     }()
 
+    /// The close code for a socket whose page fell behind (it stopped reading while messages
+    /// piled up): the page reconnects and is sent the whole app again.
+    public static let fellBehindCloseCode: UInt16 = 4408
+
     /// The close code for a refused resume: 4403 for a token that is not good (forged,
     /// altered, expired, another session's: the page loads its URL anew), 4404 when this
     /// server cannot resume at all or the path is gone, 4503 when it is full (the page
@@ -283,6 +288,41 @@
       if let setCookie { headers[.setCookie] = setCookie }
       return Response(
         status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+  }
+
+  /// The messages waiting for one socket's writer: numbers each admitted message, and once
+  /// more than ``limit`` wait, admits no more (the page fell behind).
+  final class SendQueue: Sendable {
+    /// The most messages that may wait for a socket.
+    static let limit = 256
+
+    enum Admission {
+      /// Send it, numbered.
+      case send(Int)
+      /// This one is one too many: close the socket.
+      case overflowed
+      /// The socket is being closed: drop it (the page redraws on its next socket).
+      case closed
+    }
+
+    private let state = Mutex((waiting: 0, number: 0, overflowed: false))
+
+    func admit() -> Admission {
+      state.withLock { state in
+        guard !state.overflowed else { return .closed }
+        guard state.waiting < Self.limit else {
+          state.overflowed = true
+          return .overflowed
+        }
+        state.waiting += 1
+        state.number += 1
+        return .send(state.number)
+      }
+    }
+
+    func written() {
+      state.withLock { $0.waiting -= 1 }
     }
   }
 
@@ -396,11 +436,31 @@
         try await outbound.close(.unknown(4403), reason: "not this session's page")
         return
       }
+      // Messages wait here for the socket's writer. None is ever dropped: a page that falls
+      // ``SendQueue/limit`` messages behind (it stopped reading) is closed with 4408 and
+      // reconnects for a full redraw. Each message is numbered (`"n"`, from 1 per socket), so
+      // a page that misses one asks for the redraw itself.
       let (stream, continuation) = AsyncStream.makeStream(
-        of: String.self, bufferingPolicy: .bufferingNewest(256))
+        of: String.self, bufferingPolicy: .unbounded)
+      let queue = SendQueue()
       guard
         let connection = await registry.attach(
-          id, resync: resync, send: { continuation.yield($0) },
+          id, resync: resync,
+          send: { text in
+            switch queue.admit() {
+            case .send(let number):
+              continuation.yield("{\"n\":\(number)," + text.dropFirst())
+            case .overflowed:
+              continuation.finish()
+              Task {
+                try? await outbound.close(
+                  .unknown(TetherWebServer.fellBehindCloseCode),
+                  reason: "fell behind: reconnect for a full redraw")
+              }
+            case .closed:
+              break
+            }
+          },
           close: {
             // One socket per session: a newer one of the same page (its secret) took over.
             Task {
@@ -416,7 +476,10 @@
       var refusals = RefusalLog(logger: logger)
       await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
-          for await text in stream { try await outbound.write(.text(text)) }
+          for await text in stream {
+            try await outbound.write(.text(text))
+            queue.written()
+          }
         }
         do {
           while let message = try await messages.next() {

@@ -80,6 +80,148 @@ struct RawHTTPResponse {
   }
 }
 
+/// TetherWebServer's close codes, as a page sees them.
+enum TetherWebServerCodes {
+  /// The page fell behind: it reconnects for a full redraw.
+  static let fellBehind: UInt16 = 4408
+}
+
+/// A WebSocket client on a plain socket that reads only when told to: a page that stalls.
+final class StalledSocket {
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+
+  init(port: Int, path: String) throws {
+    #if canImport(Darwin)
+      descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #else
+      descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #endif
+    guard descriptor >= 0 else { throw ClusterTestError(description: "no socket") }
+    var limit = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw ClusterTestError(description: "no connection") }
+    try write(
+      Array(
+        ("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\n"
+          + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+          + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8
+      ))
+    while !String(decoding: buffer, as: UTF8.self).contains("\r\n\r\n") {
+      guard try fill() else { throw ClusterTestError(description: "no upgrade") }
+    }
+    let head = String(decoding: buffer, as: UTF8.self)
+    guard head.hasPrefix("HTTP/1.1 101"), let end = head.range(of: "\r\n\r\n") else {
+      throw ClusterTestError(description: "refused: \(head.prefix(60))")
+    }
+    buffer.removeFirst(head.utf8.distance(from: head.startIndex, to: end.upperBound))
+  }
+
+  deinit { close(descriptor) }
+
+  private func write(_ bytes: [UInt8]) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let sent = bytes[offset...].withUnsafeBytes {
+        send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      guard sent > 0 else { throw ClusterTestError(description: "send failed") }
+      offset += sent
+    }
+  }
+
+  private func fill() throws -> Bool {
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+    guard count >= 0 else { throw ClusterTestError(description: "read timed out") }
+    buffer += chunk[..<count]
+    return count > 0
+  }
+
+  /// Sends one masked text frame.
+  func sendText(_ text: String) throws {
+    let payload = Array(text.utf8)
+    var frame: [UInt8] = [0x81]
+    if payload.count < 126 {
+      frame.append(0x80 | UInt8(payload.count))
+    } else {
+      frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+    }
+    let mask: [UInt8] = [1, 2, 3, 4]
+    frame += mask
+    frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+    try write(frame)
+  }
+
+  /// Every message until the server closes the socket (or sends nothing for 10 s), and the
+  /// close code it gave.
+  func readToClose() throws -> (messages: [String], closeCode: Int?) {
+    var messages: [String] = []
+    do {
+      return try readFrames(into: &messages)
+    } catch {
+      return (messages, nil)
+    }
+  }
+
+  private func readFrames(into messages: inout [String]) throws -> (
+    messages: [String], closeCode: Int?
+  ) {
+    while true {
+      while buffer.count < 2 { guard try fill() else { return (messages, nil) } }
+      var length = Int(buffer[1] & 0x7F)
+      var start = 2
+      if length == 126 {
+        while buffer.count < 4 { guard try fill() else { return (messages, nil) } }
+        length = Int(buffer[2]) << 8 | Int(buffer[3])
+        start = 4
+      } else if length == 127 {
+        while buffer.count < 10 { guard try fill() else { return (messages, nil) } }
+        length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
+        start = 10
+      }
+      while buffer.count < start + length { guard try fill() else { return (messages, nil) } }
+      let opcode = buffer[0] & 0x0F
+      let payload = Array(buffer[start..<(start + length)])
+      buffer.removeFirst(start + length)
+      if opcode == 0x8 {
+        let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil
+        return (messages, code)
+      }
+      if opcode == 0x1 { messages.append(String(decoding: payload, as: UTF8.self)) }
+    }
+  }
+
+  /// The next text message.
+  func next() throws -> String? {
+    while true {
+      while buffer.count < 2 { guard try fill() else { return nil } }
+      var length = Int(buffer[1] & 0x7F)
+      var start = 2
+      if length == 126 {
+        while buffer.count < 4 { guard try fill() else { return nil } }
+        length = Int(buffer[2]) << 8 | Int(buffer[3])
+        start = 4
+      }
+      while buffer.count < start + length { guard try fill() else { return nil } }
+      let opcode = buffer[0] & 0x0F
+      let payload = Array(buffer[start..<(start + length)])
+      buffer.removeFirst(start + length)
+      if opcode == 0x8 { return nil }
+      if opcode == 0x1 { return String(decoding: payload, as: UTF8.self) }
+    }
+  }
+}
+
 /// What `showcase --web` (TetherWebServer's defaults) does against one attacker on loopback.
 /// Each test was written before the fix it checks, and failed on the code before it.
 @Suite(.serialized) struct WebSecurityTests {
@@ -278,5 +420,56 @@ struct RawHTTPResponse {
     await owner.quit()
     await attacker.quit()
     showcase.process.terminate()
+  }
+
+  @Test func aStalledReaderMissesNothingSilentlyAndEndsMatchingTheServer() async throws {
+    let showcase = try await WebShowcase()
+    defer { showcase.process.terminate() }
+    let page = try RawHTTPResponse.get("/", port: showcase.port)
+    let id = try #require(Self.attribute("data-session", in: page.body))
+    let secret = try #require(Self.attribute("data-secret", in: page.body))
+    let stalled = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)")
+    try stalled.sendText(#"{"type":"hello","secret":"\#(secret)"}"#)
+    // 2,000 screens asked for while nothing is read; the last one is "/".
+    for number in 0..<2_000 {
+      try stalled.sendText(#"{"type":"navigate","path":"\#(number % 2 == 0 ? "/gallery" : "/")"}"#)
+    }
+    try await Task.sleep(for: .seconds(2))
+    let (messages, code) = try stalled.readToClose()
+    // Every message it got is numbered, with no gap: none was dropped silently. Either it got
+    // them all, the last one showing "/", or it was told it fell behind (4408).
+    let numbers = messages.compactMap { Self.number(in: $0) }
+    #expect(numbers.count == messages.count, "every message numbered")
+    #expect(numbers == Array(1...max(1, numbers.count)).prefix(numbers.count).map { $0 })
+    let lastPath = messages.last { $0.contains(#""path":""#) }
+    #expect(
+      code == Int(TetherWebServerCodes.fellBehind) || lastPath?.contains(#""path":"/""#) == true,
+      "\(messages.count) messages, close \(String(describing: code))")
+    // A page that reconnects for a full redraw is shown what the server shows, and goes on.
+    let fresh = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)&resync=1")
+    try fresh.sendText(#"{"type":"hello","secret":"\#(secret)"}"#)
+    let redraw = try #require(try fresh.next())
+    #expect(
+      redraw.hasPrefix(#"{"n":1,"#) && redraw.contains(#""path":"/""#), "\(redraw.prefix(120))")
+    try fresh.sendText(#"{"type":"navigate","path":"/courses"}"#)
+    var reached = false
+    while let message = try fresh.next() {
+      if message.contains(#""path":"/courses""#) {
+        reached = true
+        break
+      }
+    }
+    #expect(reached, "in step with the server")
+  }
+
+  private static func attribute(_ name: String, in html: String) -> String? {
+    guard let start = html.range(of: "\(name)=\"") else { return nil }
+    let rest = html[start.upperBound...]
+    return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+  }
+
+  private static func number(in message: String) -> Int? {
+    guard message.hasPrefix(#"{"n":"#) else { return nil }
+    return Int(message.dropFirst(5).prefix { $0.isNumber })
   }
 }

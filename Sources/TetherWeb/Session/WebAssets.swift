@@ -53,7 +53,15 @@ public enum WebAssets {
           for (const message of unacked) socket.send(JSON.stringify(message));
           for (const message of typedFields()) socket.send(JSON.stringify(message));
         };
-        socket.onmessage = (event) => apply(JSON.parse(event.data));
+        // The server numbers its messages on each socket: a gap means one was lost, and only a
+        // full redraw (a new socket, resync) makes the page right again.
+        let expected = 1;
+        const current = socket;
+        socket.onmessage = (event) => {
+          const message = JSON.parse(event.data);
+          if (message.n !== expected++) { current.close(4000, "missed a message"); return; }
+          apply(message);
+        };
         socket.onclose = (event) => {
           // 4409: a newer socket of this page took over; this one is done.
           if (leaving || event.code === 4409) return;
