@@ -11,6 +11,32 @@ import Testing
   import Darwin
 #endif
 
+/// A TCP connection to `127.0.0.1:port` whose reads give up after `timeout` seconds.
+func connectToLoopback(port: Int, timeout: Int) throws -> Int32 {
+  #if canImport(Darwin)
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+  #else
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  #endif
+  guard descriptor >= 0 else { throw ClusterTestError(description: "no socket") }
+  var limit = timeval(tv_sec: timeout, tv_usec: 0)
+  setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard connected == 0 else {
+    close(descriptor)
+    throw ClusterTestError(description: "no connection to \(port)")
+  }
+  return descriptor
+}
+
 /// An HTTP/1.1 exchange over a plain socket, with any `Host` a client may send (URLSession
 /// sets its own): the status line's code, the headers (names lowercased) and the body.
 struct RawHTTPResponse {
@@ -19,25 +45,8 @@ struct RawHTTPResponse {
   var body: String
 
   static func exchange(port: Int, _ request: String) throws -> RawHTTPResponse {
-    #if canImport(Darwin)
-      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #else
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #endif
-    guard descriptor >= 0 else { throw ClusterTestError(description: "no socket") }
+    let descriptor = try connectToLoopback(port: port, timeout: 5)
     defer { close(descriptor) }
-    var limit = timeval(tv_sec: 5, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw ClusterTestError(description: "no connection to \(port)") }
     let bytes = Array(request.utf8)
     guard bytes.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, 0) }) == bytes.count
     else { throw ClusterTestError(description: "the request was not sent") }
@@ -92,24 +101,7 @@ final class StalledSocket {
   private var buffer: [UInt8] = []
 
   init(port: Int, path: String) throws {
-    #if canImport(Darwin)
-      descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #else
-      descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #endif
-    guard descriptor >= 0 else { throw ClusterTestError(description: "no socket") }
-    var limit = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw ClusterTestError(description: "no connection") }
+    descriptor = try connectToLoopback(port: port, timeout: 10)
     try write(
       Array(
         ("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\n"
@@ -166,59 +158,44 @@ final class StalledSocket {
   /// close code it gave.
   func readToClose() throws -> (messages: [String], closeCode: Int?) {
     var messages: [String] = []
-    do {
-      return try readFrames(into: &messages)
-    } catch {
-      return (messages, nil)
-    }
-  }
-
-  private func readFrames(into messages: inout [String]) throws -> (
-    messages: [String], closeCode: Int?
-  ) {
-    while true {
-      while buffer.count < 2 { guard try fill() else { return (messages, nil) } }
-      var length = Int(buffer[1] & 0x7F)
-      var start = 2
-      if length == 126 {
-        while buffer.count < 4 { guard try fill() else { return (messages, nil) } }
-        length = Int(buffer[2]) << 8 | Int(buffer[3])
-        start = 4
-      } else if length == 127 {
-        while buffer.count < 10 { guard try fill() else { return (messages, nil) } }
-        length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
-        start = 10
-      }
-      while buffer.count < start + length { guard try fill() else { return (messages, nil) } }
-      let opcode = buffer[0] & 0x0F
-      let payload = Array(buffer[start..<(start + length)])
-      buffer.removeFirst(start + length)
-      if opcode == 0x8 {
-        let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil
+    while let frame = try? readFrame() {
+      if frame.opcode == 0x8 {
+        let code =
+          frame.payload.count >= 2 ? Int(frame.payload[0]) << 8 | Int(frame.payload[1]) : nil
         return (messages, code)
       }
-      if opcode == 0x1 { messages.append(String(decoding: payload, as: UTF8.self)) }
+      if frame.opcode == 0x1 { messages.append(String(decoding: frame.payload, as: UTF8.self)) }
     }
+    return (messages, nil)
   }
 
-  /// The next text message.
+  /// The next text message; `nil` once the server closes the socket.
   func next() throws -> String? {
-    while true {
-      while buffer.count < 2 { guard try fill() else { return nil } }
-      var length = Int(buffer[1] & 0x7F)
-      var start = 2
-      if length == 126 {
-        while buffer.count < 4 { guard try fill() else { return nil } }
-        length = Int(buffer[2]) << 8 | Int(buffer[3])
-        start = 4
-      }
-      while buffer.count < start + length { guard try fill() else { return nil } }
-      let opcode = buffer[0] & 0x0F
-      let payload = Array(buffer[start..<(start + length)])
-      buffer.removeFirst(start + length)
-      if opcode == 0x8 { return nil }
-      if opcode == 0x1 { return String(decoding: payload, as: UTF8.self) }
+    while let frame = try readFrame() {
+      if frame.opcode == 0x8 { return nil }
+      if frame.opcode == 0x1 { return String(decoding: frame.payload, as: UTF8.self) }
     }
+    return nil
+  }
+
+  /// The next frame, or `nil` at the end of the stream.
+  private func readFrame() throws -> (opcode: UInt8, payload: [UInt8])? {
+    while buffer.count < 2 { guard try fill() else { return nil } }
+    var length = Int(buffer[1] & 0x7F)
+    var start = 2
+    if length == 126 {
+      while buffer.count < 4 { guard try fill() else { return nil } }
+      length = Int(buffer[2]) << 8 | Int(buffer[3])
+      start = 4
+    } else if length == 127 {
+      while buffer.count < 10 { guard try fill() else { return nil } }
+      length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
+      start = 10
+    }
+    while buffer.count < start + length { guard try fill() else { return nil } }
+    let frame = (buffer[0] & 0x0F, Array(buffer[start..<(start + length)]))
+    buffer.removeFirst(start + length)
+    return frame
   }
 }
 
