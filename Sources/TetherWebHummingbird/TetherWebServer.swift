@@ -25,10 +25,14 @@
   ///   page beyond gets 503), each kept `gracePeriod` after its socket closes so a reload or a
   ///   dropped connection resumes it.
   /// - **The socket** at `/ws` accepts only pages of this server's own origin, and closes a
-  ///   frame larger than ``maximumMessageSize`` before reading it whole. With a
-  ///   `WebResumeSigner`, a page's first message is its resume token, and a session
-  ///   another server held is rebuilt here.
-  /// - **Stopping**: on SIGTERM or SIGINT (``run(_:host:port:capacity:gracePeriod:appearanceWait:resumeSigner:logger:onRunning:routes:)``)
+  ///   frame larger than ``maximumMessageSize`` before reading it whole. Its first message
+  ///   must show the session's secret (the page's hello, never in a URL), or it gets nothing;
+  ///   with a `WebResumeSigner` the hello also carries the page's newest token, and a session
+  ///   another server held is rebuilt here. One socket per session: a newer one closes the
+  ///   older. Every message is numbered, and none is dropped.
+  /// - **Every answer** carries ``securityHeaders``; a request for a host the server does not
+  ///   answer to gets 421.
+  /// - **Stopping**: on SIGTERM or SIGINT (``run(_:host:port:capacity:gracePeriod:appearanceWait:resumeSigner:allowedHosts:logger:onRunning:routes:)``)
   ///   the server stops accepting, closes every socket with 1001 (going away), closes every
   ///   session and returns.
   ///
@@ -56,7 +60,7 @@
     ///     served with their spinners; `.zero` serves at once.
     ///   - resumeSigner: The signer servers behind one load balancer share, if any.
     ///   - allowedHosts: The host names requests may name; `nil` for the names of `host`
-    ///     (``WebHostAllowlist/init(binding:)``). A request for another gets 421.
+    ///     (`WebHostAllowlist(binding:)`). A request for another gets 421.
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - onRunning: Called with the port once the server listens (the trailing closure).
     ///   - routes: Adds the app's own routes (images, an API) before the page fallback.
