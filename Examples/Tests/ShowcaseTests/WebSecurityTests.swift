@@ -201,252 +201,263 @@ final class StalledSocket {
 
 /// What `showcase --web` (TetherWebServer's defaults) does against one attacker on loopback.
 /// Each test was written before the fix it checks, and failed on the code before it.
-@Suite(.serialized) struct WebSecurityTests {
-  @Test func pagesAndAssetsCarryStrictHeaders() async throws {
-    let showcase = try await WebShowcase()
-    defer { showcase.process.terminate() }
-    for path in ["/", "/gallery", "/tether.js", "/tether.css", "/no-such-screen"] {
-      let response = try RawHTTPResponse.get(path, port: showcase.port)
-      let headers = response.headers
-      #expect(headers["x-content-type-options"] == "nosniff", "\(path)")
-      #expect(headers["x-frame-options"] == "DENY", "\(path)")
-      #expect(headers["referrer-policy"] == "no-referrer", "\(path)")
-      let policy = headers["content-security-policy"] ?? ""
-      #expect(policy.contains("script-src 'self'"), "\(path): \(policy)")
-      #expect(policy.contains("frame-ancestors 'none'"), "\(path): \(policy)")
-      #expect(!policy.contains("unsafe-eval"), "\(path): \(policy)")
-      #expect(
-        !(policy.split(separator: ";").first { $0.contains("script-src") }?
-          .contains("unsafe-inline") ?? true), "\(path): no inline script")
-    }
-  }
-
-  @Test func aPageWorksUnderItsPolicy() async throws {
-    let showcase = try await WebShowcase()
-    let browser = try await Browser()
-    do {
-      // A violation of the policy fires this event; the page must draw and react with none.
-      try await browser.open(showcase.url + "/courses")
-      try await browser.run(
-        """
-        window.violations = [];
-        document.addEventListener('securitypolicyviolation',
-          (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));
-        """)
-      try await browser.waitUntil("the courses") { try await browser.count("#screen .row") > 3 }
-      try await browser.press("\u{E015}\u{E007}")
-      try await browser.waitUntil("a course opened") {
-        try await browser.run("return location.pathname;") as? String != "/courses"
+extension EndToEnd {
+  // Inside EndToEnd: its suites run one at a time, so these servers and browsers never run
+  // beside the other end-to-end tests' (FoundationNetworking's URLSession once deadlocked
+  // cancelling a request while several suites ran at once).
+  @Suite(.serialized) struct WebSecurityTests {
+    @Test func pagesAndAssetsCarryStrictHeaders() async throws {
+      let showcase = try await WebShowcase()
+      defer { showcase.process.terminate() }
+      for path in ["/", "/gallery", "/tether.js", "/tether.css", "/no-such-screen"] {
+        let response = try RawHTTPResponse.get(path, port: showcase.port)
+        let headers = response.headers
+        #expect(headers["x-content-type-options"] == "nosniff", "\(path)")
+        #expect(headers["x-frame-options"] == "DENY", "\(path)")
+        #expect(headers["referrer-policy"] == "no-referrer", "\(path)")
+        let policy = headers["content-security-policy"] ?? ""
+        #expect(policy.contains("script-src 'self'"), "\(path): \(policy)")
+        #expect(policy.contains("frame-ancestors 'none'"), "\(path): \(policy)")
+        #expect(!policy.contains("unsafe-eval"), "\(path): \(policy)")
+        #expect(
+          !(policy.split(separator: ";").first { $0.contains("script-src") }?
+            .contains("unsafe-inline") ?? true), "\(path): no inline script")
       }
-      let violations = try await browser.run("return window.violations;") as? [String] ?? ["?"]
-      #expect(violations.isEmpty, "\(violations)")
-    } catch {
+    }
+
+    @Test func aPageWorksUnderItsPolicy() async throws {
+      let showcase = try await WebShowcase()
+      let browser = try await Browser()
+      do {
+        // A violation of the policy fires this event; the page must draw and react with none.
+        try await browser.open(showcase.url + "/courses")
+        try await browser.run(
+          """
+          window.violations = [];
+          document.addEventListener('securitypolicyviolation',
+            (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));
+          """)
+        try await browser.waitUntil("the courses") { try await browser.count("#screen .row") > 3 }
+        try await browser.press("\u{E015}\u{E007}")
+        try await browser.waitUntil("a course opened") {
+          try await browser.run("return location.pathname;") as? String != "/courses"
+        }
+        let violations = try await browser.run("return window.violations;") as? [String] ?? ["?"]
+        #expect(violations.isEmpty, "\(violations)")
+      } catch {
+        await browser.quit()
+        showcase.process.terminate()
+        throw error
+      }
       await browser.quit()
       showcase.process.terminate()
-      throw error
     }
-    await browser.quit()
-    showcase.process.terminate()
-  }
 
-  @Test func aRebindingHostIsRefusedAndMakesNoSession() async throws {
-    let showcase = try await WebShowcase()
-    defer { showcase.process.terminate() }
-    let port = showcase.port
-    let before = try await WebServerStats.read(port: port)
-    let page = try RawHTTPResponse.get("/", port: port, host: "attacker.example:\(port)")
-    #expect(page.status == 421, "a page for another host: \(page.status)")
-    let upgrade = try RawHTTPResponse.exchange(
-      port: port,
-      "GET /ws?session=x HTTP/1.1\r\nHost: attacker.example:\(port)\r\n"
-        + "Origin: http://attacker.example:\(port)\r\nUpgrade: websocket\r\n"
-        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-        + "Sec-WebSocket-Version: 13\r\n\r\n")
-    #expect(upgrade.status != 101, "a socket for another host")
-    let after = try await WebServerStats.read(port: port)
-    #expect(after.sessions == before.sessions, "no session was made for it")
-    // The names a browser on this machine uses still work.
-    for host in ["127.0.0.1:\(port)", "localhost:\(port)"] {
-      #expect(try RawHTTPResponse.get("/health", port: port, host: host).status == 200, "\(host)")
-    }
-  }
-
-  @Test func clientTextIsEscapedInTheLogAndAFloodIsNotLoggedWhole() async throws {
-    let showcase = try await WebShowcase()
-    let browser = try await Browser()
-    do {
-      try await browser.open(showcase.url + "/")
-      try await browser.waitUntil("the home menu") { try await browser.count("#screen .row") > 0 }
-      // A second socket to the page's own session, as a script on the page could open (it
-      // can read the page's secret): one message forging a log line, then a flood of refused
-      // ones.
-      let sent =
-        try await browser.runAsync(
-          """
-          const done = arguments[arguments.length - 1];
-          const script = document.querySelector('script[data-session]');
-          const id = script.dataset.session;
-          const socket = new WebSocket(`ws://${location.host}/ws?session=${id}`);
-          socket.onopen = () => {
-            socket.send(JSON.stringify({ type: 'hello', secret: script.dataset.secret }));
-            socket.send(JSON.stringify({ type: 'x\\nFORGED: admin logged in', id: 'a' }));
-            for (let i = 0; i < 2000; i++) socket.send(JSON.stringify({ type: 'click', id: 'nothing-' + i }));
-            socket.send(JSON.stringify({ type: 'click', id: 'last' }));
-            setTimeout(() => { socket.close(); done(true); }, 1500);
-          };
-          socket.onerror = () => done(false);
-          """) as? Bool
-      #expect(sent == true)
-      try await browser.waitUntil("the socket's end logged", seconds: 10) {
-        showcase.log.contains("not logged")
+    @Test func aRebindingHostIsRefusedAndMakesNoSession() async throws {
+      let showcase = try await WebShowcase()
+      defer { showcase.process.terminate() }
+      let port = showcase.port
+      let before = try Self.stats(port: port)
+      let page = try RawHTTPResponse.get("/", port: port, host: "attacker.example:\(port)")
+      #expect(page.status == 421, "a page for another host: \(page.status)")
+      let upgrade = try RawHTTPResponse.exchange(
+        port: port,
+        "GET /ws?session=x HTTP/1.1\r\nHost: attacker.example:\(port)\r\n"
+          + "Origin: http://attacker.example:\(port)\r\nUpgrade: websocket\r\n"
+          + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+          + "Sec-WebSocket-Version: 13\r\n\r\n")
+      #expect(upgrade.status != 101, "a socket for another host")
+      let after = try Self.stats(port: port)
+      #expect(after.sessions == before.sessions, "no session was made for it")
+      // The names a browser on this machine uses still work.
+      for host in ["127.0.0.1:\(port)", "localhost:\(port)"] {
+        #expect(try RawHTTPResponse.get("/health", port: port, host: host).status == 200, "\(host)")
       }
-      let lines = showcase.log.split(separator: "\n")
-      #expect(
-        !lines.contains { $0.hasPrefix("FORGED") }, "a client's newline began a line of its own")
-      #expect(showcase.log.contains(#"x\nFORGED"#), "the newline is written escaped")
-      let refusals = lines.filter { $0.contains("refused a message") }.count
-      #expect(refusals <= 20, "\(refusals) lines for one socket's 2,002 refused messages")
-      #expect(lines.contains { $0.contains("2002 refused messages") }, "and then counted")
-    } catch {
+    }
+
+    @Test func clientTextIsEscapedInTheLogAndAFloodIsNotLoggedWhole() async throws {
+      let showcase = try await WebShowcase()
+      let browser = try await Browser()
+      do {
+        try await browser.open(showcase.url + "/")
+        try await browser.waitUntil("the home menu") { try await browser.count("#screen .row") > 0 }
+        // A second socket to the page's own session, as a script on the page could open (it
+        // can read the page's secret): one message forging a log line, then a flood of refused
+        // ones.
+        let sent =
+          try await browser.runAsync(
+            """
+            const done = arguments[arguments.length - 1];
+            const script = document.querySelector('script[data-session]');
+            const id = script.dataset.session;
+            const socket = new WebSocket(`ws://${location.host}/ws?session=${id}`);
+            socket.onopen = () => {
+              socket.send(JSON.stringify({ type: 'hello', secret: script.dataset.secret }));
+              socket.send(JSON.stringify({ type: 'x\\nFORGED: admin logged in', id: 'a' }));
+              for (let i = 0; i < 2000; i++) socket.send(JSON.stringify({ type: 'click', id: 'nothing-' + i }));
+              socket.send(JSON.stringify({ type: 'click', id: 'last' }));
+              setTimeout(() => { socket.close(); done(true); }, 1500);
+            };
+            socket.onerror = () => done(false);
+            """) as? Bool
+        #expect(sent == true)
+        try await browser.waitUntil("the socket's end logged", seconds: 10) {
+          showcase.log.contains("not logged")
+        }
+        let lines = showcase.log.split(separator: "\n")
+        #expect(
+          !lines.contains { $0.hasPrefix("FORGED") }, "a client's newline began a line of its own")
+        #expect(showcase.log.contains(#"x\nFORGED"#), "the newline is written escaped")
+        let refusals = lines.filter { $0.contains("refused a message") }.count
+        #expect(refusals <= 20, "\(refusals) lines for one socket's 2,002 refused messages")
+        #expect(lines.contains { $0.contains("2002 refused messages") }, "and then counted")
+      } catch {
+        await browser.quit()
+        showcase.process.terminate()
+        throw error
+      }
       await browser.quit()
       showcase.process.terminate()
-      throw error
     }
-    await browser.quit()
-    showcase.process.terminate()
-  }
 
-  @Test func statsAreServedOnlyWhenAsked() async throws {
-    let plain = try await WebShowcase(
-      product: "showcase", arguments: ["--web", "--port", "0", "--data", freshDataFolder()])
-    defer { plain.process.terminate() }
-    let refused = try RawHTTPResponse.get("/stats", port: plain.port)
-    #expect(refused.status == 404, "how busy the server is is nobody's business by default")
-    #expect(!refused.body.contains("heapBytes"))
-    let asked = try await WebShowcase(
-      product: "showcase",
-      arguments: ["--web", "--port", "0", "--data", freshDataFolder(), "--stats"])
-    defer { asked.process.terminate() }
-    let answered = try RawHTTPResponse.get("/stats", port: asked.port)
-    #expect(answered.status == 200)
-    #expect(answered.body.contains("heapBytes"))
-  }
-
-  @Test func headAnswersLikeGetWithNoBodyAndNoSession() async throws {
-    let showcase = try await WebShowcase()
-    defer { showcase.process.terminate() }
-    let before = try await WebServerStats.read(port: showcase.port)
-    for (path, type) in [
-      ("/", "text/html"), ("/gallery", "text/html"), ("/tether.js", "text/javascript"),
-      ("/tether.css", "text/css"), ("/health", nil),
-    ] as [(String, String?)] {
-      let response = try RawHTTPResponse.get(path, port: showcase.port, method: "HEAD")
-      #expect(response.status == 200, "HEAD \(path): \(response.status)")
-      #expect(response.body.isEmpty, "HEAD \(path) has no body")
-      if let type {
-        #expect(response.headers["content-type"]?.hasPrefix(type) == true, "HEAD \(path)")
-      }
-      #expect(response.headers["x-content-type-options"] == "nosniff", "HEAD \(path)")
+    @Test func statsAreServedOnlyWhenAsked() async throws {
+      let plain = try await WebShowcase(
+        product: "showcase", arguments: ["--web", "--port", "0", "--data", freshDataFolder()])
+      defer { plain.process.terminate() }
+      let refused = try RawHTTPResponse.get("/stats", port: plain.port)
+      #expect(refused.status == 404, "how busy the server is is nobody's business by default")
+      #expect(!refused.body.contains("heapBytes"))
+      let asked = try await WebShowcase(
+        product: "showcase",
+        arguments: ["--web", "--port", "0", "--data", freshDataFolder(), "--stats"])
+      defer { asked.process.terminate() }
+      let answered = try RawHTTPResponse.get("/stats", port: asked.port)
+      #expect(answered.status == 200)
+      #expect(answered.body.contains("heapBytes"))
     }
-    let after = try await WebServerStats.read(port: showcase.port)
-    #expect(after.sessions == before.sessions, "a HEAD makes no session")
-  }
 
-  @Test func aSocketWithTheSessionsIDAloneGetsNothingAndTheOwnerKeepsItsPage() async throws {
-    let showcase = try await WebShowcase()
-    let owner = try await Browser()
-    let attacker = try await Browser()
-    do {
-      try await owner.open(showcase.url + "/courses")
-      try await owner.waitUntil("the courses") { try await owner.count("#screen .row") > 3 }
-      let id = try #require(
-        try await owner.run(
-          "return document.querySelector('script[data-session]').dataset.session;")
-          as? String)
-      // The id alone, as a proxy's log shows it: a socket of another browser, asking for the
-      // whole app, then driving the session.
-      try await attacker.open(showcase.url + "/health")
-      let result =
-        try await attacker.runAsync(
-          """
-          const done = arguments[arguments.length - 1];
-          const socket = new WebSocket(`ws://${location.host}/ws?session=\(id)&resync=1`);
-          const received = [];
-          socket.onopen = () => {
-            socket.send(JSON.stringify({ type: 'key', key: 'ArrowDown' }));
-            socket.send(JSON.stringify({ type: 'key', key: 'Enter' }));
-          };
-          socket.onmessage = (event) => received.push(event.data.length);
-          socket.onclose = (event) => done({ code: event.code, received: received.length });
-          setTimeout(() => done({ code: -1, received: received.length }), 8000);
-          """) as? [String: Any] ?? [:]
-      #expect(result["received"] as? Int == 0, "the attacker was sent nothing: \(result)")
-      #expect(result["code"] as? Int == 4403, "and its socket was closed: \(result)")
-      // The owner's page was not moved by the attacker's keys, and still answers its own.
-      #expect(try await owner.run("return location.pathname;") as? String == "/courses")
-      try await owner.press("\u{E015}\u{E007}")
-      try await owner.waitUntil("the owner's own Enter") {
-        try await owner.run("return location.pathname;") as? String != "/courses"
+    @Test func headAnswersLikeGetWithNoBodyAndNoSession() async throws {
+      let showcase = try await WebShowcase()
+      defer { showcase.process.terminate() }
+      let before = try Self.stats(port: showcase.port)
+      for (path, type) in [
+        ("/", "text/html"), ("/gallery", "text/html"), ("/tether.js", "text/javascript"),
+        ("/tether.css", "text/css"), ("/health", nil),
+      ] as [(String, String?)] {
+        let response = try RawHTTPResponse.get(path, port: showcase.port, method: "HEAD")
+        #expect(response.status == 200, "HEAD \(path): \(response.status)")
+        #expect(response.body.isEmpty, "HEAD \(path) has no body")
+        if let type {
+          #expect(response.headers["content-type"]?.hasPrefix(type) == true, "HEAD \(path)")
+        }
+        #expect(response.headers["x-content-type-options"] == "nosniff", "HEAD \(path)")
       }
-    } catch {
+      let after = try Self.stats(port: showcase.port)
+      #expect(after.sessions == before.sessions, "a HEAD makes no session")
+    }
+
+    @Test func aSocketWithTheSessionsIDAloneGetsNothingAndTheOwnerKeepsItsPage() async throws {
+      let showcase = try await WebShowcase()
+      let owner = try await Browser()
+      let attacker = try await Browser()
+      do {
+        try await owner.open(showcase.url + "/courses")
+        try await owner.waitUntil("the courses") { try await owner.count("#screen .row") > 3 }
+        let id = try #require(
+          try await owner.run(
+            "return document.querySelector('script[data-session]').dataset.session;")
+            as? String)
+        // The id alone, as a proxy's log shows it: a socket of another browser, asking for the
+        // whole app, then driving the session.
+        try await attacker.open(showcase.url + "/health")
+        let result =
+          try await attacker.runAsync(
+            """
+            const done = arguments[arguments.length - 1];
+            const socket = new WebSocket(`ws://${location.host}/ws?session=\(id)&resync=1`);
+            const received = [];
+            socket.onopen = () => {
+              socket.send(JSON.stringify({ type: 'key', key: 'ArrowDown' }));
+              socket.send(JSON.stringify({ type: 'key', key: 'Enter' }));
+            };
+            socket.onmessage = (event) => received.push(event.data.length);
+            socket.onclose = (event) => done({ code: event.code, received: received.length });
+            setTimeout(() => done({ code: -1, received: received.length }), 8000);
+            """) as? [String: Any] ?? [:]
+        #expect(result["received"] as? Int == 0, "the attacker was sent nothing: \(result)")
+        #expect(result["code"] as? Int == 4403, "and its socket was closed: \(result)")
+        // The owner's page was not moved by the attacker's keys, and still answers its own.
+        #expect(try await owner.run("return location.pathname;") as? String == "/courses")
+        try await owner.press("\u{E015}\u{E007}")
+        try await owner.waitUntil("the owner's own Enter") {
+          try await owner.run("return location.pathname;") as? String != "/courses"
+        }
+      } catch {
+        await owner.quit()
+        await attacker.quit()
+        showcase.process.terminate()
+        throw error
+      }
       await owner.quit()
       await attacker.quit()
       showcase.process.terminate()
-      throw error
     }
-    await owner.quit()
-    await attacker.quit()
-    showcase.process.terminate()
-  }
 
-  @Test func aStalledReaderMissesNothingSilentlyAndEndsMatchingTheServer() async throws {
-    let showcase = try await WebShowcase()
-    defer { showcase.process.terminate() }
-    let page = try RawHTTPResponse.get("/", port: showcase.port)
-    let id = try #require(Self.attribute("data-session", in: page.body))
-    let secret = try #require(Self.attribute("data-secret", in: page.body))
-    let stalled = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)")
-    try stalled.sendText(#"{"type":"hello","secret":"\#(secret)"}"#)
-    // 2,000 screens asked for while nothing is read; the last one is "/".
-    for number in 0..<2_000 {
-      try stalled.sendText(#"{"type":"navigate","path":"\#(number % 2 == 0 ? "/gallery" : "/")"}"#)
-    }
-    try await Task.sleep(for: .seconds(2))
-    let (messages, code) = try stalled.readToClose()
-    // Every message it got is numbered, with no gap: none was dropped silently. Either it got
-    // them all, the last one showing "/", or it was told it fell behind (4408).
-    let numbers = messages.compactMap { Self.number(in: $0) }
-    #expect(numbers.count == messages.count, "every message numbered")
-    #expect(numbers == Array(1...max(1, numbers.count)).prefix(numbers.count).map { $0 })
-    let lastPath = messages.last { $0.contains(#""path":""#) }
-    #expect(
-      code == Int(TetherWebServerCodes.fellBehind) || lastPath?.contains(#""path":"/""#) == true,
-      "\(messages.count) messages, close \(String(describing: code))")
-    // A page that reconnects for a full redraw is shown what the server shows, and goes on.
-    let fresh = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)&resync=1")
-    try fresh.sendText(#"{"type":"hello","secret":"\#(secret)"}"#)
-    let redraw = try #require(try fresh.next())
-    #expect(
-      redraw.hasPrefix(#"{"n":1,"#) && redraw.contains(#""path":"/""#), "\(redraw.prefix(120))")
-    try fresh.sendText(#"{"type":"navigate","path":"/courses"}"#)
-    var reached = false
-    while let message = try fresh.next() {
-      if message.contains(#""path":"/courses""#) {
-        reached = true
-        break
+    @Test func aStalledReaderMissesNothingSilentlyAndEndsMatchingTheServer() async throws {
+      let showcase = try await WebShowcase()
+      defer { showcase.process.terminate() }
+      let page = try RawHTTPResponse.get("/", port: showcase.port)
+      let id = try #require(Self.attribute("data-session", in: page.body))
+      let secret = try #require(Self.attribute("data-secret", in: page.body))
+      let stalled = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)")
+      try stalled.sendText(#"{"type":"hello","secret":"\#(secret)"}"#)
+      // 2,000 screens asked for while nothing is read; the last one is "/".
+      for number in 0..<2_000 {
+        try stalled.sendText(
+          #"{"type":"navigate","path":"\#(number % 2 == 0 ? "/gallery" : "/")"}"#)
       }
+      try await Task.sleep(for: .seconds(2))
+      let (messages, code) = try stalled.readToClose()
+      // Every message it got is numbered, with no gap: none was dropped silently. Either it got
+      // them all, the last one showing "/", or it was told it fell behind (4408).
+      let numbers = messages.compactMap { Self.number(in: $0) }
+      #expect(numbers.count == messages.count, "every message numbered")
+      #expect(numbers == Array(1...max(1, numbers.count)).prefix(numbers.count).map { $0 })
+      let lastPath = messages.last { $0.contains(#""path":""#) }
+      #expect(
+        code == Int(TetherWebServerCodes.fellBehind) || lastPath?.contains(#""path":"/""#) == true,
+        "\(messages.count) messages, close \(String(describing: code))")
+      // A page that reconnects for a full redraw is shown what the server shows, and goes on.
+      let fresh = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)&resync=1")
+      try fresh.sendText(#"{"type":"hello","secret":"\#(secret)"}"#)
+      let redraw = try #require(try fresh.next())
+      #expect(
+        redraw.hasPrefix(#"{"n":1,"#) && redraw.contains(#""path":"/""#), "\(redraw.prefix(120))")
+      try fresh.sendText(#"{"type":"navigate","path":"/courses"}"#)
+      var reached = false
+      while let message = try fresh.next() {
+        if message.contains(#""path":"/courses""#) {
+          reached = true
+          break
+        }
+      }
+      #expect(reached, "in step with the server")
     }
-    #expect(reached, "in step with the server")
-  }
 
-  private static func attribute(_ name: String, in html: String) -> String? {
-    guard let start = html.range(of: "\(name)=\"") else { return nil }
-    let rest = html[start.upperBound...]
-    return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
-  }
+    /// `/stats` over a plain socket (no URLSession).
+    private static func stats(port: Int) throws -> WebServerStats {
+      try WebServerStats(json: RawHTTPResponse.get("/stats", port: port).body)
+    }
 
-  private static func number(in message: String) -> Int? {
-    guard message.hasPrefix(#"{"n":"#) else { return nil }
-    return Int(message.dropFirst(5).prefix { $0.isNumber })
+    private static func attribute(_ name: String, in html: String) -> String? {
+      guard let start = html.range(of: "\(name)=\"") else { return nil }
+      let rest = html[start.upperBound...]
+      return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+
+    private static func number(in message: String) -> Int? {
+      guard message.hasPrefix(#"{"n":"#) else { return nil }
+      return Int(message.dropFirst(5).prefix { $0.isNumber })
+    }
   }
 }
