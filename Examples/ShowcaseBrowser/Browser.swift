@@ -173,6 +173,19 @@ public final class Browser: @unchecked Sendable {
   /// The browser's Back button.
   public func back() async throws { _ = try await command("POST", "back", [:]) }
 
+  /// Makes pages see `prefers-color-scheme: dark` (or light again), through the DevTools
+  /// protocol chromedriver forwards.
+  public func emulateColorScheme(dark: Bool) async throws {
+    _ = try await command(
+      "POST", "goog/cdp/execute",
+      [
+        "cmd": "Emulation.setEmulatedMedia",
+        "params": [
+          "features": [["name": "prefers-color-scheme", "value": dark ? "dark" : "light"]]
+        ],
+      ])
+  }
+
   /// Runs `script` in the page and returns its result.
   @discardableResult
   public func run(_ script: String, _ arguments: [Any] = []) async throws -> Any {

@@ -246,6 +246,20 @@ private func hex(_ bytes: [UInt8]) -> String {
     #expect(second.restorationKey == "1")
   }
 
+  /// A listbox needs an accessible name (WCAG 4.1.2): the screen's title, or the label given.
+  @Test func aListIsNamedByTheScreensTitleOrItsLabel() {
+    let rows = Property(value: [Fruit(id: 1, name: "A")])
+    let titled = ListView(rows: rows, format: { [$0.name] }, onChoose: { _ in })
+      .render(id: "s1.1", in: WebRenderContext()).html
+    #expect(
+      titled.hasPrefix(#"<div id="s1.1" class="list" role="listbox" aria-labelledby="title">"#))
+    let labelled = ListView(rows: rows, label: "Fruit & <veg>", format: { [$0.name] }) { _ in }
+      .render(id: "s1.1", in: WebRenderContext()).html
+    #expect(
+      labelled.hasPrefix(
+        #"<div id="s1.1" class="list" role="listbox" aria-label="Fruit &amp; &lt;veg&gt;">"#))
+  }
+
   @Test func aStackOfViewsRestoresTheViewThatGaveTheKey() {
     let rows = MutableProperty([Fruit(id: 1, name: "A"), Fruit(id: 2, name: "B")])
     let list = ListView(rows: Property(rows), format: { [$0.name] }, onChoose: { _ in })

@@ -232,10 +232,10 @@ public enum WebAssets {
 
   /// Plain, readable CSS: light and dark by `prefers-color-scheme`, usable at 360 px.
   public static let style = #"""
-    :root { color-scheme: light dark; --fg: #1d1d1f; --bg: #ffffff; --dim: #6e6e73;
+    :root { color-scheme: light dark; --fg: #1d1d1f; --bg: #ffffff; --dim: #5e5e63;
       --accent: #0a66c2; --row: #f2f2f5; --selected: #dbe9ff; --error: #b00020; }
     @media (prefers-color-scheme: dark) {
-      :root { --fg: #f2f2f7; --bg: #111114; --dim: #9a9aa2; --accent: #6cb2ff;
+      :root { --fg: #f2f2f7; --bg: #111114; --dim: #aaaab2; --accent: #6cb2ff;
         --row: #1c1c21; --selected: #233a5c; --error: #ff7a85; }
     }
     * { box-sizing: border-box; }

@@ -13,27 +13,32 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
   public let listSelection: ListSelection<Row>
   private let rows: Property<[Row]>
   private let format: (Row) -> [String]
+  private let attributes: [(name: String, value: String)]
 
   /// Creates a list.
   ///
   /// - Parameters:
   ///   - rows: The rows.
+  ///   - label: What a screen reader announces for the list; `nil` (the default) names it by
+  ///     the screen's title, the page's `<h1>`.
   ///   - format: A row's texts: the first is its title, the others smaller lines.
   ///   - onSelectionChange: Called with the new index whenever the selection moves.
   ///   - onChoose: Called with the index when a row is chosen.
   public init(
-    rows: Property<[Row]>, format: @escaping (Row) -> [String],
+    rows: Property<[Row]>, label: String? = nil, format: @escaping (Row) -> [String],
     onSelectionChange: @escaping (Int) -> Void = { _ in }, onChoose: @escaping (Int) -> Void
   ) {
     self.rows = rows
     self.format = format
+    attributes = label.map { listAttributes + [("aria-label", $0)] } ?? titledListAttributes
     listSelection = ListSelection(rows: rows, onMove: onSelectionChange, onActivate: onChoose)
   }
 
   /// The selected index.
   public var selection: Property<Int> { listSelection.index }
 
-  /// A `<div role=listbox>` of row buttons; the selected one has `aria-selected` and focus.
+  /// A `<div role=listbox>` of row buttons, named by its label or the screen's title; the
+  /// selected one has `aria-selected` and focus.
   public func render(id: String, in context: WebRenderContext) -> HTMLNode {
     let rows = self.rows.value
     let selected = min(selection.value, max(0, rows.count - 1))
@@ -55,7 +60,7 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
       }
       return .element("button", id: rowID, attributes, lines)
     }
-    return .element("div", id: id, listAttributes, children)
+    return .element("div", id: id, attributes, children)
   }
 
   /// ↑/↓/Home/End move the selection; Enter chooses.
@@ -76,6 +81,8 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
 // Shared, so rows that render the same attributes share one array instead of each holding a
 // copy while the session keeps its page tree for diffing.
 private let listAttributes = [(name: "class", value: "list"), ("role", "listbox")]
+// A listbox needs an accessible name (WCAG 4.1.2); the screen's `<h1 id="title">` is one.
+private let titledListAttributes = listAttributes + [("aria-labelledby", "title")]
 private let rowAttributes = [(name: "type", value: "button"), ("class", "row"), ("role", "option")]
 private let titleAttributes = [(name: "class", value: "title")]
 private let detailAttributes = [(name: "class", value: "detail")]
