@@ -49,6 +49,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     .target(
@@ -90,6 +92,10 @@ let package = Package(
         .product(
           name: "ServiceLifecycle", package: "swift-service-lifecycle",
           condition: .when(traits: ["WebServer"])),
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebServer"])),
+        .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["WebServer"])),
+        .product(
+          name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["WebServer"])),
       ],
       swiftSettings: swiftSettings
     ),

@@ -27,7 +27,7 @@ func runW1(_ bench: Bench) async {
     note: "\(message.utf8.count) B of JSON + \(messageBytes - message.utf8.count) B header; "
       + String(format: "%.2f %% of the page", 100 * Double(messageBytes) / Double(pageBytes)))
   // Behind a cluster, the same move also carries the session's new signed resume token.
-  guard let signer = WebResumeSigner(key: "tether-bench's cluster key") else {
+  guard let signer = WebResumeSigner(key: "tether-bench's cluster key, 32 bytes+") else {
     invalid("\(scenario): no signer")
   }
   let (_, resumable) = await oneRowChange(signer: signer, scenario: scenario)

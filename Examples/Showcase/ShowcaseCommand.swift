@@ -52,10 +52,18 @@ struct ShowcaseCommand: AsyncParsableCommand {
 
   @Option(
     help: """
-      With --web: the key (16 bytes or more) every node of a cluster shares, to sign resume \
-      tokens; any node then resumes any session. Also read from $TETHER_RESUME_KEY.
+      With --web: the key every node of a cluster shares, to sign resume tokens (any node then \
+      resumes any session): 32 random bytes or more as hex or base64, as openssl rand -base64 \
+      32 prints. Also read from $TETHER_RESUME_KEY.
       """)
   var resumeKey: String?
+
+  @Option(
+    help: """
+      With --resume-key: the previous key, while a rollover is under way: tokens it signed are \
+      still accepted. Also read from $TETHER_RETIRING_RESUME_KEY.
+      """)
+  var retiringResumeKey: String?
 
   @Flag(
     help: """
@@ -63,6 +71,13 @@ struct ShowcaseCommand: AsyncParsableCommand {
       runs. Off by default: it tells anyone how busy the server is.
       """)
   var stats = false
+
+  @Option(
+    help: """
+      With --web: the most connections one address may hold open (0: no limit, the default; \
+      behind a proxy every browser has the proxy's address).
+      """)
+  var connectionsPerAddress = 0
 
   @Option(help: "Use this server's data instead of the embedded data, e.g. http://127.0.0.1:8080.")
   var api: String?
@@ -103,11 +118,14 @@ struct ShowcaseCommand: AsyncParsableCommand {
     guard sessionGrace >= 0, sessionGrace <= 86_400 else {
       throw ValidationError("--session-grace needs seconds from 0 to 86400, not \(sessionGrace).")
     }
-    let key = resumeKey ?? ProcessInfo.processInfo.environment[ShowcaseWebServer.resumeKeyVariable]
-    if let key, key.utf8.count < WebResumeSigner.minimumKeyLength {
+    do {
+      _ = try resumeSigner
+    } catch {
+      throw ValidationError("\(error).")
+    }
+    guard (0...100_000).contains(connectionsPerAddress) else {
       throw ValidationError(
-        "the resume key needs \(WebResumeSigner.minimumKeyLength) bytes or more, not \(key.utf8.count)."
-      )
+        "--connections-per-address needs 0 (no limit) to 100000, not \(connectionsPerAddress).")
     }
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port needs a number from 0 to 65535, not \(port).")
@@ -181,13 +199,22 @@ struct ShowcaseCommand: AsyncParsableCommand {
   private func serveWeb(services: ShowcaseServices) async throws {
     try await ShowcaseWebServer.serve(
       services: services, host: host, port: port,
-      sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: resumeSigner,
+      sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: try resumeSigner,
+      connectionsPerAddress: connectionsPerAddress > 0 ? connectionsPerAddress : nil,
       stats: stats)
   }
 
-  /// The signer for `--resume-key` or `$TETHER_RESUME_KEY`, if either is set.
+  /// The signer for `--resume-key` or `$TETHER_RESUME_KEY` (and the retiring key), if a key
+  /// is set; throws for a key that is not 32 random bytes in hex or base64.
   private var resumeSigner: WebResumeSigner? {
-    let key = resumeKey ?? ProcessInfo.processInfo.environment[ShowcaseWebServer.resumeKeyVariable]
-    return key.flatMap { WebResumeSigner(key: $0) }
+    get throws(WebResumeKeyError) {
+      let environment = ProcessInfo.processInfo.environment
+      guard let key = resumeKey ?? environment[ShowcaseWebServer.resumeKeyVariable] else {
+        return nil
+      }
+      return try ShowcaseWebServer.resumeSigner(
+        key: key,
+        retiring: retiringResumeKey ?? environment[ShowcaseWebServer.retiringResumeKeyVariable])
+    }
   }
 }

@@ -65,9 +65,12 @@ final class Cluster: Sendable {
     self.nodeCommand = nodeCommand
     self.sessionGrace = sessionGrace
     haproxyPath = haproxy
-    // 256 random bits, shared by the nodes only (through their environment).
+    // 32 random bytes as 64 hex digits, shared by the nodes only (through their environment).
     var generator = SystemRandomNumberGenerator()
-    key = (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }.joined()
+    key = (0..<32).map { _ in
+      let byte = UInt8.random(in: 0...255, using: &generator)
+      return String(byte >> 4, radix: 16) + String(byte & 0x0f, radix: 16)
+    }.joined()
   }
 
   /// Starts everything, prints where it serves, and waits for SIGTERM or SIGINT; returns the

@@ -63,10 +63,18 @@ struct ClusterCommand: AsyncParsableCommand {
   @MainActor
   func run() async throws {
     if node {
-      let key = ProcessInfo.processInfo.environment[ShowcaseWebServer.resumeKeyVariable]
-      guard let key, let signer = WebResumeSigner(key: key) else {
+      let environment = ProcessInfo.processInfo.environment
+      guard let key = environment[ShowcaseWebServer.resumeKeyVariable] else {
         FileHandle.standardError.write(
           Data("showcase-cluster: a node needs $\(ShowcaseWebServer.resumeKeyVariable)\n".utf8))
+        throw ExitCode(2)
+      }
+      let signer: WebResumeSigner
+      do {
+        signer = try ShowcaseWebServer.resumeSigner(
+          key: key, retiring: environment[ShowcaseWebServer.retiringResumeKeyVariable])
+      } catch {
+        FileHandle.standardError.write(Data("showcase-cluster node: \(error)\n".utf8))
         throw ExitCode(2)
       }
       var services = ShowcaseServices.bundled()

@@ -19,6 +19,23 @@ extension ShowcaseWebServer {
   /// The environment variable that gives a node the cluster's resume key (a flag shows in
   /// `ps`; the environment does not).
   public static let resumeKeyVariable = "TETHER_RESUME_KEY"
+  /// The environment variable with the key being retired during a rollover: tokens it signed
+  /// are still accepted; nothing new is signed with it.
+  public static let retiringResumeKeyVariable = "TETHER_RETIRING_RESUME_KEY"
+
+  /// The cluster's signer (swift-crypto's HMAC-SHA256) for `key` and, while it retires,
+  /// `retiring`: each hex or base64 of 32 or more random bytes.
+  ///
+  /// - Parameters:
+  ///   - key: The key that signs.
+  ///   - retiring: The previous key, still accepted, if a rollover is under way.
+  /// - Returns: The signer.
+  /// - Throws: `WebResumeKeyError`, whose description is the one line to print.
+  public static func resumeSigner(key: String, retiring: String?) throws(WebResumeKeyError)
+    -> WebResumeSigner
+  {
+    try WebResumeSigner(keyTexts: [key] + (retiring.map { [$0] } ?? []))
+  }
 
   /// Serves the showcase to browsers until SIGTERM or SIGINT, then returns: what
   /// `showcase --web` and every `showcase-cluster` node run.
@@ -31,12 +48,14 @@ extension ShowcaseWebServer {
   ///   - port: The port; 0 picks a free one.
   ///   - sessionGrace: How long a session outlives its page's socket.
   ///   - resumeSigner: The cluster's signer, if sessions of other nodes may resume here.
+  ///   - connectionsPerAddress: The most connections one address may hold; `nil` for no
+  ///     limit (behind a proxy every browser has the proxy's address).
   ///   - stats: Whether to serve `/stats`.
   /// - Throws: What the server threw: the port is taken, or the address cannot be bound.
   @MainActor
   public static func serve(
     services: ShowcaseServices, host: String, port: Int, sessionGrace: Duration,
-    resumeSigner: WebResumeSigner?, stats: Bool = false
+    resumeSigner: WebResumeSigner?, connectionsPerAddress: Int? = nil, stats: Bool = false
   ) async throws {
     var logger = Logger(label: "showcase-web")
     logger.logLevel = .notice
@@ -46,7 +65,9 @@ extension ShowcaseWebServer {
     // the signal, leave anyway. The process exits 0 either way.
     let watchdogs = exitSoonAfterStopSignals()
     try await TetherWebServer.run(
-      registry: registry, host: host, port: port, logger: logger,
+      registry: registry, host: host, port: port,
+      limits: WebConnectionLimits(maximumConnectionsPerAddress: connectionsPerAddress),
+      logger: logger,
       onRunning: { port in
         // Flushed at once: whoever started us may be reading a pipe for this line.
         FileHandle.standardOutput.write(

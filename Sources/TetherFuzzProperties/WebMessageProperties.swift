@@ -10,7 +10,7 @@ import TetherWeb
 ///   short (at most 300 characters), however long the input: a log line, not an echo;
 /// - the same text as a resume token is refused (no input forges a signature), with an error.
 enum WebMessageProperties {
-  private static let signer = WebResumeSigner(key: "the fuzzer's cluster key")
+  private static let signer = WebResumeSigner(key: "the fuzzer's cluster key, 32 bytes+")
 
   static func check(_ input: [UInt8]) throws(PropertyViolation) {
     let text = String(decoding: input, as: UTF8.self)

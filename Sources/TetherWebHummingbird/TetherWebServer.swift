@@ -1,7 +1,9 @@
 #if WebServer
   import Hummingbird
+  import HummingbirdCore
   import HummingbirdWebSocket
   import Logging
+  import NIOCore
   import ServiceLifecycle
   import Synchronization
   import TetherFlow
@@ -32,7 +34,7 @@
   ///   older. Every message is numbered, and none is dropped.
   /// - **Every answer** carries ``securityHeaders``; a request for a host the server does not
   ///   answer to gets 421.
-  /// - **Stopping**: on SIGTERM or SIGINT (``run(_:host:port:capacity:gracePeriod:appearanceWait:resumeSigner:allowedHosts:logger:onRunning:routes:)``)
+  /// - **Stopping**: on SIGTERM or SIGINT (``run(_:host:port:capacity:gracePeriod:appearanceWait:resumeSigner:allowedHosts:limits:logger:onRunning:routes:)``)
   ///   the server stops accepting, closes every socket with 1001 (going away), closes every
   ///   session and returns.
   ///
@@ -61,6 +63,8 @@
     ///   - resumeSigner: The signer servers behind one load balancer share, if any.
     ///   - allowedHosts: The host names requests may name; `nil` for the names of `host`
     ///     (`WebHostAllowlist(binding:)`). A request for another gets 421.
+    ///   - limits: What connections may cost: the header and idle timeouts, the connection
+    ///     caps (``WebConnectionLimits``).
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - onRunning: Called with the port once the server listens (the trailing closure).
     ///   - routes: Adds the app's own routes (images, an API) before the page fallback.
@@ -70,6 +74,7 @@
       _ app: WebApp, host: String = "127.0.0.1", port: Int, capacity: Int = 500,
       gracePeriod: Duration = .seconds(30), appearanceWait: Duration = .seconds(1),
       resumeSigner: WebResumeSigner? = nil, allowedHosts: WebHostAllowlist? = nil,
+      limits: WebConnectionLimits = WebConnectionLimits(),
       logger: Logger = Logger(label: "tether-web"),
       onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
       routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
@@ -78,7 +83,8 @@
         app: app, capacity: capacity, gracePeriod: gracePeriod, appearanceWait: appearanceWait,
         resumeSigner: resumeSigner)
       try await run(
-        registry: registry, host: host, port: port, allowedHosts: allowedHosts, logger: logger,
+        registry: registry, host: host, port: port, allowedHosts: allowedHosts, limits: limits,
+        logger: logger,
         onRunning: onRunning, routes: routes)
     }
 
@@ -91,6 +97,7 @@
     ///   - host: The address to listen on.
     ///   - port: The port; 0 picks a free one.
     ///   - allowedHosts: The host names requests may name; `nil` for the names of `host`.
+    ///   - limits: What connections may cost: timeouts and caps.
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - onRunning: Called with the port once the server listens.
     ///   - routes: Adds the app's own routes before the page fallback.
@@ -98,12 +105,14 @@
     @MainActor
     public static func run(
       registry: WebSessionRegistry, host: String = "127.0.0.1", port: Int,
-      allowedHosts: WebHostAllowlist? = nil, logger: Logger = Logger(label: "tether-web"),
+      allowedHosts: WebHostAllowlist? = nil, limits: WebConnectionLimits = WebConnectionLimits(),
+      logger: Logger = Logger(label: "tether-web"),
       onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
       routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
     ) async throws {
       let application = makeApplication(
-        registry: registry, host: host, port: port, allowedHosts: allowedHosts, logger: logger,
+        registry: registry, host: host, port: port, allowedHosts: allowedHosts, limits: limits,
+        logger: logger,
         onRunning: onRunning, routes: routes)
       let group = ServiceGroup(
         services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
@@ -119,6 +128,7 @@
     ///   - port: The port; 0 picks a free one.
     ///   - allowedHosts: The host names requests may name; `nil` for the names of `host`.
     ///   - serverName: The `Server` header.
+    ///   - limits: What connections may cost: timeouts and caps.
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - onRunning: Called with the port once the server listens.
     ///   - routes: Adds the app's own routes before the page fallback.
@@ -126,7 +136,8 @@
     public static func makeApplication(
       registry: WebSessionRegistry, host: String, port: Int,
       allowedHosts: WebHostAllowlist? = nil, serverName: String = "tether-web",
-      logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+      limits: WebConnectionLimits = WebConnectionLimits(), logger: Logger,
+      onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
       routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
     ) -> some ApplicationProtocol {
       let router = Router(context: BasicWebSocketRequestContext.self)
@@ -134,11 +145,20 @@
         to: router, registry: registry,
         allowedHosts: allowedHosts ?? WebHostAllowlist(binding: host), logger: logger,
         routes: routes)
+      let gate = ConnectionGate(limits: limits, logger: logger)
+      let webSocketResponder = router.buildResponder()
+      let server = HTTPServerBuilder { responder in
+        GuardedChildChannel(
+          base: HTTP1WebSocketUpgradeChannel(
+            responder: responder, webSocketResponder: webSocketResponder,
+            configuration: .init(
+              http1: .init(idleTimeout: TimeAmount(limits.idleTimeout)),
+              ws: .init(maxFrameSize: maximumMessageSize))),
+          gate: gate, headerTimeout: limits.headerTimeout)
+      }
       return Application(
         router: router,
-        server: .http1WebSocketUpgrade(
-          webSocketRouter: router,
-          configuration: .init(ws: .init(maxFrameSize: maximumMessageSize))),
+        server: server,
         configuration: .init(address: .hostname(host, port: port), serverName: serverName),
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
         logger: logger)
@@ -424,6 +444,11 @@
         switch await registry.resume(id, token: token) {
         case .held: break
         case .rebuilt: resync = true  // the page shows what another server last sent
+        case .superseded:
+          // The page is behind the session (or replays an old token): it is redrawn with
+          // what the session shows, once its secret is checked below.
+          logger.notice("session resume: a token older than the session; not rolled back")
+          resync = true
         case .refused(let refusal):
           logger.notice("session resume refused: \(refusal)")
           try await outbound.close(
@@ -478,11 +503,22 @@
         return
       }
       var refusals = RefusalLog(logger: logger)
+      let tokenLifetime = await registry.resumeSigner?.maximumAge
       await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
           for await text in stream {
             try await outbound.write(.text(text))
             queue.written()
+          }
+        }
+        if let tokenLifetime {
+          // A page that stays on one screen is sent a fresh token in time: its newest one
+          // must still be accepted wherever it reconnects.
+          group.addTask { [registry] in
+            while true {
+              try await Task.sleep(for: tokenLifetime / 3)
+              await registry.refreshResumeToken(id, connection: connection)
+            }
           }
         }
         do {

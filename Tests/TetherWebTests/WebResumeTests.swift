@@ -66,7 +66,7 @@ private func hex(_ bytes: [UInt8]) -> String {
   let now = Date(timeIntervalSince1970: 1_800_000_000)
 
   @Test func aSignedStateComesBackWhole() throws {
-    let signer = try #require(WebResumeSigner(key: "a key the cluster shares"))
+    let signer = try #require(WebResumeSigner(key: "a key the cluster shares, 32 bytes+"))
     let token = signer.sign(state, now: now)
     var expected = state
     expected.issuedAt = 1_800_000_000
@@ -81,7 +81,7 @@ private func hex(_ bytes: [UInt8]) -> String {
 
   @Test func anAlertsButtonsKeepTheirActionsInAToken() throws {
     enum Action: Codable, Equatable { case remove(id: Int) }
-    let signer = try #require(WebResumeSigner(key: "a key the cluster shares"))
+    let signer = try #require(WebResumeSigner(key: "a key the cluster shares, 32 bytes+"))
     let remove = ScreenAlert.Button("Remove", role: .confirm, action: Action.remove(id: 2))
     var confirming = state
     confirming.alert = ScreenAlert(
@@ -94,7 +94,7 @@ private func hex(_ bytes: [UInt8]) -> String {
   }
 
   @Test func aDestructiveButtonAndANamedDefaultSurviveAToken() throws {
-    let signer = try #require(WebResumeSigner(key: "a key the cluster shares"))
+    let signer = try #require(WebResumeSigner(key: "a key the cluster shares, 32 bytes+"))
     let delete = ScreenAlert.Button("Delete", role: .destructive)
     let cancel = ScreenAlert.Button("Cancel", role: .cancel)
     for alert in [
@@ -111,33 +111,71 @@ private func hex(_ bytes: [UInt8]) -> String {
 
   @Test func aShortKeyIsRefused() {
     #expect(WebResumeSigner(key: "short") == nil)
-    #expect(WebResumeSigner(key: String(repeating: "k", count: 16)) != nil)
+    #expect(WebResumeSigner(key: String(repeating: "k", count: 31)) == nil)
+    #expect(WebResumeSigner(key: String(repeating: "k", count: 32)) != nil)
+    #expect(WebResumeSigner(keys: []) == nil)
+  }
+
+  @Test func aKeyIsReadFromHexOrBase64AndMustBe32RandomBytes() throws {
+    let bytes = (0..<32).map { UInt8($0 * 7 % 256) }
+    let hex = bytes.map { String(format: "%02x", $0) }.joined()
+    #expect(try WebResumeKey.bytes(hex) == bytes)
+    #expect(try WebResumeKey.bytes(Data(bytes).base64EncodedString() + "\n") == bytes)
+    #expect(throws: WebResumeKeyError.tooShort(16)) {
+      try WebResumeKey.bytes(Data(bytes.prefix(16)).base64EncodedString())
+    }
+    #expect(throws: WebResumeKeyError.notRandom) {
+      try WebResumeKey.bytes(String(repeating: "00", count: 32))
+    }
+    #expect(throws: WebResumeKeyError.notHexOrBase64) { try WebResumeKey.bytes("not a key!") }
+    #expect(WebResumeKeyError.tooShort(16).description.contains("32 random bytes"))
+  }
+
+  @Test func aTokenNamesItsVersionAndKeyAndAnUnknownKeyIsRefused() throws {
+    let old = try WebResumeKey(builtInHMACSHA256: Array(repeating: 1, count: 16) + Array(0..<16))
+    let new = try WebResumeKey(builtInHMACSHA256: Array(repeating: 2, count: 16) + Array(0..<16))
+    #expect(old.id.count == 8 && old.id != new.id)
+    let retiring = try #require(WebResumeSigner(keys: [old]))
+    let token = retiring.sign(state, now: now)
+    #expect(token.hasPrefix("t1.\(old.id)."))
+    // Rolling over: the new key signs, the old one still verifies until it is dropped.
+    let rolling = try #require(WebResumeSigner(keys: [new, old]))
+    #expect(try rolling.verify(token, now: now).path == state.path)
+    #expect(rolling.sign(state, now: now).hasPrefix("t1.\(new.id)."))
+    let rolled = try #require(WebResumeSigner(keys: [new]))
+    #expect(throws: WebResumeError.badSignature) { try rolled.verify(token, now: now) }
+    // Another version is not a token.
+    #expect(throws: WebResumeError.malformed) {
+      try rolling.verify("t2" + token.dropFirst(2), now: now)
+    }
   }
 
   @Test func anAlteredPayloadFailsItsSignature() throws {
-    let signer = try #require(WebResumeSigner(key: "a key the cluster shares"))
+    let signer = try #require(WebResumeSigner(key: "a key the cluster shares, 32 bytes+"))
     let token = signer.sign(state, now: now)
     let parts = token.split(separator: ".").map(String.init)
-    let payload = try #require(WebResumeSigner.bytes(base64URL: parts[0]))
+    let payload = try #require(WebResumeSigner.bytes(base64URL: parts[2]))
     let altered = String(decoding: payload, as: UTF8.self)
       .replacingOccurrences(of: "/gallery/photo/7", with: "/gallery/photo/8")
-    let forged = WebResumeSigner.base64URL(Array(altered.utf8)) + "." + parts[1]
+    let forged = [parts[0], parts[1], WebResumeSigner.base64URL(Array(altered.utf8)), parts[3]]
+      .joined(separator: ".")
     #expect(throws: WebResumeError.badSignature) { try signer.verify(forged, now: now) }
   }
 
   @Test func anotherKeysTokenFailsItsSignature() throws {
-    let signer = try #require(WebResumeSigner(key: "a key the cluster shares"))
-    let other = try #require(WebResumeSigner(key: "another cluster's key"))
+    let signer = try #require(WebResumeSigner(key: "a key the cluster shares, 32 bytes+"))
+    let other = try #require(WebResumeSigner(key: "another cluster's key, also 32 bytes+"))
     #expect(throws: WebResumeError.badSignature) {
       try signer.verify(other.sign(state, now: now), now: now)
     }
   }
 
   @Test func anOldTokenExpires() throws {
-    let signer = try #require(WebResumeSigner(key: "a key the cluster shares"))
+    let signer = try #require(WebResumeSigner(key: "a key the cluster shares, 32 bytes+"))
     let token = signer.sign(state, now: now)
-    #expect(throws: WebResumeError.expired) {
-      try signer.verify(token, now: now.addingTimeInterval(86_401))
+    #expect(try signer.verify(token, now: now.addingTimeInterval(300)).path == state.path)
+    #expect(throws: WebResumeError.expired, "five minutes by default") {
+      try signer.verify(token, now: now.addingTimeInterval(301))
     }
     #expect(throws: WebResumeError.expired, "nor may one come from the future") {
       try signer.verify(token, now: now.addingTimeInterval(-3600))
@@ -145,10 +183,11 @@ private func hex(_ bytes: [UInt8]) -> String {
   }
 
   @Test(arguments: [
-    "", ".", "abc", "a.b.c", "!!!.???", "e30.", String(repeating: "A", count: 9000),
+    "", ".", "abc", "a.b.c", "!!!.???", "e30.", "t1.00000000.e30.", "t1..e30.AAAA",
+    String(repeating: "A", count: 9000),
   ])
   func garbageIsMalformedOrBadlySigned(token: String) throws {
-    let signer = try #require(WebResumeSigner(key: "a key the cluster shares"))
+    let signer = try #require(WebResumeSigner(key: "a key the cluster shares, 32 bytes+"))
     #expect(throws: WebResumeError.self) { try signer.verify(token, now: now) }
   }
 }
@@ -163,7 +202,7 @@ private func hex(_ bytes: [UInt8]) -> String {
   }
 
   @Test func thePageCarriesATokenAndEachSelectionMoveANewOne() async throws {
-    let signer = try #require(WebResumeSigner(key: "a key the cluster shares"))
+    let signer = try #require(WebResumeSigner(key: "a key the cluster shares, 32 bytes+"))
     let app = FruitApp()
     let session = app.session(id: "s1", signer: signer)
     let page = session.document(script: "/t.js", style: "/t.css")
@@ -195,7 +234,7 @@ private func hex(_ bytes: [UInt8]) -> String {
   }
 
   @Test func anotherServerRebuildsPathSelectionAndAlert() async throws {
-    let signer = try #require(WebResumeSigner(key: "a key the cluster shares"))
+    let signer = try #require(WebResumeSigner(key: "a key the cluster shares, 32 bytes+"))
     let original = FruitApp()
     let session = original.session(id: "s1", signer: signer)
     _ = session.document(script: "/t.js", style: "/t.css")

@@ -11,8 +11,9 @@ import Testing
   import Darwin
 #endif
 
-/// A TCP connection to `127.0.0.1:port` whose reads give up after `timeout` seconds.
-func connectToLoopback(port: Int, timeout: Int) throws -> Int32 {
+/// A TCP connection to `127.0.0.1:port` whose reads give up after `timeout` seconds, made from
+/// `source` (any `127.x.y.z` is this machine on Linux: a client with an address of its own).
+func connectToLoopback(port: Int, timeout: Int, from source: String? = nil) throws -> Int32 {
   #if canImport(Darwin)
     let descriptor = socket(AF_INET, SOCK_STREAM, 0)
   #else
@@ -21,6 +22,20 @@ func connectToLoopback(port: Int, timeout: Int) throws -> Int32 {
   guard descriptor >= 0 else { throw ClusterTestError(description: "no socket") }
   var limit = timeval(tv_sec: timeout, tv_usec: 0)
   setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+  if let source {
+    var local = sockaddr_in()
+    local.sin_family = sa_family_t(AF_INET)
+    local.sin_addr.s_addr = inet_addr(source)
+    let bound = withUnsafePointer(to: &local) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else {
+      close(descriptor)
+      throw ClusterTestError(description: "cannot connect from \(source)")
+    }
+  }
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -442,6 +457,179 @@ extension EndToEnd {
         }
       }
       #expect(reached, "in step with the server")
+    }
+
+    /// Finding 1: 220 idle connections from four addresses and 20 that send a request head a
+    /// line a second, against a server whose descriptor limit is 200. It used to die (SIGILL)
+    /// within seconds; now it refuses what it cannot hold with 503, closes every connection
+    /// that has not sent a whole request head within the header timeout (10 s), and serves
+    /// the next visitor.
+    @Test func idleAndSlowConnectionsNeitherExhaustDescriptorsNorStayOpen() async throws {
+      let showcase = try await WebShowcase(descriptorLimit: 200)
+      defer { showcase.process.terminate() }
+      let started = ContinuousClock.now
+      var open: [Int32] = []
+      defer { open.forEach { close($0) } }
+      for index in 0..<220 {
+        open.append(
+          try connectToLoopback(port: showcase.port, timeout: 1, from: "127.0.0.\(2 + index % 4)"))
+      }
+      var slow: [Int32] = []
+      for _ in 0..<20 {
+        let descriptor = try connectToLoopback(port: showcase.port, timeout: 1, from: "127.0.0.6")
+        slow.append(descriptor)
+        open.append(descriptor)
+        _ = Self.write("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(showcase.port)\r\n", to: descriptor)
+      }
+      var closed = Set<Int32>()
+      var refusals = 0
+      var lastTrickle = ContinuousClock.now
+      var checkedAlive = false
+      var visitorDuring: RawHTTPResponse?
+      while closed.count < open.count, ContinuousClock.now - started < .seconds(16) {
+        if ContinuousClock.now - lastTrickle >= .seconds(1) {
+          lastTrickle = .now
+          for descriptor in slow where !closed.contains(descriptor) {
+            _ = Self.write("X-Slow: \(Int.random(in: 0..<100))\r\n", to: descriptor)
+          }
+        }
+        let (ended, refused) = Self.ended(open.filter { !closed.contains($0) }, waiting: 200)
+        closed.formUnion(ended)
+        refusals += refused
+        if !checkedAlive, ContinuousClock.now - started > .seconds(3) {
+          checkedAlive = true
+          #expect(showcase.process.isRunning, "alive with 240 connections at a limit of 200")
+          guard showcase.process.isRunning else { return }
+          // A visitor now is answered at once: served, or refused cleanly while it is full.
+          visitorDuring = try? RawHTTPResponse.get("/", port: showcase.port)
+        }
+      }
+      #expect(showcase.process.isRunning, "still alive")
+      #expect(
+        closed.count == open.count,
+        "\(open.count - closed.count) of \(open.count) still open after \(ContinuousClock.now - started)"
+      )
+      #expect(refusals > 0, "connections beyond what it can hold are refused with 503")
+      let during = try #require(visitorDuring, "the visitor during the attack had no answer")
+      #expect([200, 503].contains(during.status), "\(during.status)")
+      if during.status == 503 { #expect(during.headers["retry-after"] != nil) }
+      let after = try RawHTTPResponse.get("/", port: showcase.port)
+      #expect(after.status == 200, "the next visitor is served")
+      #expect(after.body.contains("data-session"))
+    }
+
+    /// Per-client limits: with `--connections-per-address 16`, one address's 40 idle
+    /// connections get 16 held and 24 refused with 503 at once, and a visitor from another
+    /// address is served at once, not after the header timeout.
+    @Test func oneAddressCannotTakeEveryConnection() async throws {
+      let showcase = try await WebShowcase(arguments: ["--connections-per-address", "16"])
+      defer { showcase.process.terminate() }
+      var open: [Int32] = []
+      defer { open.forEach { close($0) } }
+      for _ in 0..<40 {
+        open.append(try connectToLoopback(port: showcase.port, timeout: 1, from: "127.0.0.7"))
+      }
+      var refused = 0
+      var closed = Set<Int32>()
+      let started = ContinuousClock.now
+      while closed.count < 24, ContinuousClock.now - started < .seconds(5) {
+        let (ended, answered) = Self.ended(open.filter { !closed.contains($0) }, waiting: 200)
+        closed.formUnion(ended)
+        refused += answered
+      }
+      #expect(closed.count == 24, "24 of 40 closed at once, not \(closed.count)")
+      #expect(refused == 24, "each answered 503 first")
+      let visitor = try RawHTTPResponse.get("/", port: showcase.port)
+      #expect(visitor.status == 200)
+      #expect(ContinuousClock.now - started < .seconds(8), "served before the header timeout")
+    }
+
+    /// Finding 5: the page's first token, replayed on the node that holds the live session,
+    /// rolled it back to its first screen. Now the session stays where it is, and the socket
+    /// that replayed it is shown the session as it is.
+    @Test func aReplayedOlderTokenDoesNotRollTheSessionBack() async throws {
+      let key = (0..<32).map { String(format: "%02x", ($0 * 37 + 11) % 256) }.joined()
+      let showcase = try await WebShowcase(arguments: ["--resume-key", key])
+      defer { showcase.process.terminate() }
+      let page = try RawHTTPResponse.get("/", port: showcase.port)
+      let id = try #require(Self.attribute("data-session", in: page.body))
+      let secret = try #require(Self.attribute("data-secret", in: page.body))
+      let first = try #require(Self.attribute("data-resume", in: page.body))
+      let owner = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)")
+      try owner.sendText(#"{"type":"hello","secret":"\#(secret)","token":"\#(first)"}"#)
+      try owner.sendText(#"{"type":"navigate","path":"/courses"}"#)
+      var atCourses = false
+      while !atCourses, let message = try owner.next() {
+        atCourses = message.contains(#""path":"/courses""#)
+      }
+      try #require(atCourses, "the page moved on to /courses")
+      let replay = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)&resync=1")
+      try replay.sendText(#"{"type":"hello","secret":"\#(secret)","token":"\#(first)"}"#)
+      let shown = try #require(try replay.next(), "the replaying socket is answered")
+      #expect(shown.contains(#""path":"/courses""#), "not rolled back: \(shown.prefix(160))")
+      #expect(!shown.contains(#""path":"/""#))
+      #expect(showcase.log.contains("a token older than the session"))
+    }
+
+    /// A weak resume key stops the server at start with one line, before it serves anything.
+    @Test func aWeakResumeKeyIsRefusedAtStartWithOneLine() async throws {
+      let binary = try #require(builtProduct(named: "showcase"))
+      for (key, expected) in [
+        ("0123456789abcdef", "the resume key has 8 bytes; it needs 32 random bytes"),
+        (String(repeating: "k", count: 40), "the resume key has 30 bytes"),
+        ("a passphrase, not a key!", "the resume key is neither hex nor base64"),
+      ] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--web", "--port", "0", "--resume-key", key]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(
+          decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        let lines = text.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+        #expect(lines.count == 1 && lines[0].contains(expected), "\(text)")
+      }
+    }
+
+    private static func write(_ text: String, to descriptor: Int32) -> Bool {
+      let bytes = Array(text.utf8)
+      #if canImport(Darwin)
+        let flags: Int32 = 0
+      #else
+        let flags = Int32(MSG_NOSIGNAL)
+      #endif
+      return bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, flags) }
+        == bytes.count
+    }
+
+    /// Which of `descriptors` the server has closed (end of stream or reset), waiting up to
+    /// `waiting` ms for any to become readable, and how many of those were answered 503 first.
+    private static func ended(_ descriptors: [Int32], waiting: Int32) -> (Set<Int32>, Int) {
+      var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      guard poll(&polled, nfds_t(polled.count), waiting) > 0 else { return ([], 0) }
+      var ended = Set<Int32>()
+      var refused = 0
+      var buffer = [UInt8](repeating: 0, count: 4_096)
+      for entry in polled where entry.revents != 0 {
+        var answer: [UInt8] = []
+        while true {
+          let count = buffer.withUnsafeMutableBytes {
+            recv(entry.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+          }
+          if count > 0 {
+            answer += buffer[..<count]
+            continue
+          }
+          if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { ended.insert(entry.fd) }
+          break
+        }
+        if String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 503") { refused += 1 }
+      }
+      return (ended, refused)
     }
 
     /// `/stats` over a plain socket (no URLSession).

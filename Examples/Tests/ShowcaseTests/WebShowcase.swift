@@ -19,16 +19,31 @@ final class WebShowcase: @unchecked Sendable {
       product: "showcase", arguments: ["--web", "--port", "0", "--stats"] + data + arguments)
   }
 
-  /// Starts the built product `product` and waits (up to 20 s) for the first
-  /// `http://127.0.0.1:<port>` it prints.
-  init(product: String, arguments: [String] = [], environment: [String: String] = [:])
-    async throws
-  {
+  /// The showcase with its descriptor limit (`ulimit -n`) set to `descriptorLimit`.
+  convenience init(descriptorLimit: Int) async throws {
+    try await self.init(
+      product: "showcase",
+      arguments: ["--web", "--port", "0", "--stats", "--data", freshDataFolder()],
+      descriptorLimit: descriptorLimit)
+  }
+
+  /// Starts the built product `product` (under a descriptor limit if one is given) and waits
+  /// (up to 20 s) for the first `http://127.0.0.1:<port>` it prints.
+  init(
+    product: String, arguments: [String] = [], environment: [String: String] = [:],
+    descriptorLimit: Int? = nil
+  ) async throws {
     guard let binary = builtProduct(named: product) else {
       throw WebDriverError.notBuilt(product: product)
     }
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = arguments
+    if let descriptorLimit {
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments =
+        ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", binary] + arguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = arguments
+    }
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let output = Pipe()
     process.standardOutput = output

@@ -135,7 +135,7 @@ import TetherWebHummingbird
   }
 
   @Test func anyServerWithTheKeyResumesASessionItNeverHeld() async throws {
-    let signer = try #require(WebResumeSigner(key: "the cluster's shared key"))
+    let signer = try #require(WebResumeSigner(key: "the cluster's shared key, 32 bytes+"))
     let first = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
     guard case .page(let html, let id) = await first.page(for: "/gallery") else {
       Issue.record("no Gallery page")
@@ -182,7 +182,7 @@ import TetherWebHummingbird
   @Test func aSessionBehindThePageIsRebuiltFromItsNewerToken() async throws {
     // Node A served the page; the socket went to node B, where the page moved on to a photo;
     // B died, and the reconnect reached A, which still holds the session as it served it.
-    let signer = try #require(WebResumeSigner(key: "the cluster's shared key"))
+    let signer = try #require(WebResumeSigner(key: "the cluster's shared key, 32 bytes+"))
     let nodeA = WebSessionRegistry(
       services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
     guard case .page(_, let id) = await nodeA.page(for: "/gallery") else {
@@ -192,9 +192,11 @@ import TetherWebHummingbird
     let stale = try #require(nodeA.session(id))
     let photo = BundledPhotoService.page(1).photos.first { $0.forSale }
     let detail = "/gallery/photo/\(try #require(photo).id)"
-    let newer = signer.sign(
-      WebResumeState(
-        sessionID: id, path: detail, selections: ["1:Gallery", "2:\(photo?.id ?? 0)", nil]))
+    // B went on from the token A signed, numbering its own tokens after it.
+    var state = WebResumeState(
+      sessionID: id, path: detail, selections: ["1:Gallery", "2:\(photo?.id ?? 0)", nil])
+    state.counter = stale.resumeCounter + 2
+    let newer = signer.sign(state)
     #expect(await nodeA.resume(id, token: newer) == .rebuilt)
     let session = try #require(nodeA.session(id))
     #expect(session !== stale)
@@ -208,8 +210,8 @@ import TetherWebHummingbird
   }
 
   @Test func aTokenThatIsNotGoodResumesNothing() async throws {
-    let signer = try #require(WebResumeSigner(key: "the cluster's shared key"))
-    let stranger = try #require(WebResumeSigner(key: "somebody else's key!"))
+    let signer = try #require(WebResumeSigner(key: "the cluster's shared key, 32 bytes+"))
+    let stranger = try #require(WebResumeSigner(key: "somebody else's key, 32 bytes or more!"))
     let registry = WebSessionRegistry(
       services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
     let state = WebResumeState(sessionID: "aaaa", path: "/courses")

@@ -23,6 +23,9 @@ public struct WebResumeState: Equatable, Sendable {
   /// The session's secret (``WebSession/secret``): a session rebuilt from the token keeps it,
   /// so the page proves itself on any server with the secret it was served.
   public var secret: String?
+  /// The token's number in its session (``WebSession/resumeCounter``): higher is newer. A
+  /// token no newer than the session a server holds never rolls that session back.
+  public var counter: Int
 
   /// The stack's path, such as `/gallery/photo/230200400`.
   public var path: String {
@@ -51,15 +54,17 @@ public struct WebResumeState: Equatable, Sendable {
   ///   - issuedAt: When it was signed, in seconds since 1970.
   ///   - client: The browser it belongs to, if known.
   ///   - secret: The session's secret, if known.
+  ///   - counter: The token's number in its session.
   public init(
     sessionID: String, snapshot: ScreenStackSnapshot, issuedAt: Int = 0, client: String? = nil,
-    secret: String? = nil
+    secret: String? = nil, counter: Int = 0
   ) {
     self.sessionID = sessionID
     self.snapshot = snapshot
     self.issuedAt = issuedAt
     self.client = client
     self.secret = secret
+    self.counter = counter
   }
 
   /// Creates a state.
@@ -86,7 +91,7 @@ extension WebResumeState {
   /// each was signed.
   ///
   /// - Parameter other: Another state.
-  /// - Returns: `true` if only ``issuedAt`` may differ.
+  /// - Returns: `true` if only ``issuedAt`` and ``counter`` may differ.
   public func showsSamePage(as other: WebResumeState) -> Bool {
     sessionID == other.sessionID && snapshot == other.snapshot && client == other.client
       && secret == other.secret
@@ -124,32 +129,57 @@ public enum WebResumeError: Error, Equatable, Sendable, CustomStringConvertible 
   }
 }
 
-/// Signs and verifies ``WebResumeState`` with HMAC-SHA256 under a key every server of a
-/// cluster shares, so a page cannot present state it was never shown.
+/// Signs and verifies ``WebResumeState`` under keys every server of a cluster shares, so a
+/// page cannot present state it was never shown.
 ///
-/// A token is `payload.signature`, both base64url: the payload is the state as JSON, the
-/// signature HMAC-SHA256 of the payload's text. It is not encrypted: it holds nothing the page
-/// does not already show.
+/// A token is `t1.<key id>.<payload>.<code>`: a version, the id of the key that signed it
+/// (``WebResumeKey/id``), the state as JSON in base64url, and the authentication code
+/// (HMAC-SHA256) of everything before it, in base64url. It is not encrypted: it holds nothing
+/// the page does not already show. The first key signs; every key verifies, so a cluster
+/// rolls a key over by putting the new one first and dropping the old one after
+/// ``maximumAge``. A token carries its session's counter (``WebResumeState/counter``), so a
+/// server never rolls a session it holds back to an older token.
 public struct WebResumeSigner: Sendable {
-  private let key: [UInt8]
-  /// How old a token may be when it is presented.
+  /// The keys: the first signs, all verify.
+  public let keys: [WebResumeKey]
+  /// How old a token may be when it is presented. A page that stays connected is sent a
+  /// fresh token well before then (every third of it); one that comes back later loads its
+  /// address anew.
   public let maximumAge: Duration
 
-  /// The shortest key accepted, in bytes.
-  public static let minimumKeyLength = 16
+  /// The shortest key accepted, in bytes (``WebResumeKey/minimumLength``).
+  public static let minimumKeyLength = WebResumeKey.minimumLength
 
-  /// Creates a signer, or `nil` if `key` is shorter than ``minimumKeyLength`` bytes.
+  /// The default ``maximumAge``: 5 minutes, a session's grace period and a reconnect with room
+  /// to spare.
+  public static let defaultMaximumAge: Duration = .seconds(300)
+
+  /// Creates a signer, or `nil` if `keys` is empty.
+  ///
+  /// - Parameters:
+  ///   - keys: The keys: the first signs, all verify (the others are retiring).
+  ///   - maximumAge: How old a token may be when it is presented.
+  public init?(keys: [WebResumeKey], maximumAge: Duration = Self.defaultMaximumAge) {
+    guard !keys.isEmpty else { return nil }
+    self.keys = keys
+    self.maximumAge = maximumAge
+  }
+
+  /// Creates a signer with TetherWeb's own HMAC-SHA256 under the bytes of `key`, or `nil` if
+  /// it has fewer than ``minimumKeyLength`` bytes. A server should use random bytes
+  /// (``WebResumeKey/bytes(_:)``) and TetherWebHummingbird's swift-crypto key.
   ///
   /// - Parameters:
   ///   - key: The secret every server of the cluster shares.
   ///   - maximumAge: How old a token may be when it is presented.
-  public init?(key: some StringProtocol, maximumAge: Duration = .seconds(86_400)) {
-    guard key.utf8.count >= Self.minimumKeyLength else { return nil }
-    self.key = Array(key.utf8)
-    self.maximumAge = maximumAge
+  public init?(key: some StringProtocol, maximumAge: Duration = Self.defaultMaximumAge) {
+    guard let key = try? WebResumeKey(builtInHMACSHA256: Array(key.utf8)) else { return nil }
+    self.init(keys: [key], maximumAge: maximumAge)
   }
 
-  /// `state` as a signed token, with `issuedAt` set to `now`.
+  private static let version = "t1"
+
+  /// `state` as a signed token, with `issuedAt` set to `now`, signed with the first key.
   ///
   /// - Parameters:
   ///   - state: The state.
@@ -158,26 +188,31 @@ public struct WebResumeSigner: Sendable {
   public func sign(_ state: WebResumeState, now: Date = Date()) -> String {
     var state = state
     state.issuedAt = Int(now.timeIntervalSince1970)
-    let payload = Self.base64URL(Array(Wire(state).json.utf8))
-    let tag = hmacSHA256(key: key, message: Array(payload.utf8))
-    return payload + "." + Self.base64URL(tag)
+    let key = keys[0]
+    let signed = Self.version + "." + key.id + "." + Self.base64URL(Array(Wire(state).json.utf8))
+    let code = key.authenticator.authenticationCode(for: Array(signed.utf8))
+    return signed + "." + Self.base64URL(code)
   }
 
-  /// The state in `token`, if its signature holds and it is young enough.
+  /// The state in `token`, if a key of this signer signed it and it is young enough.
   ///
   /// - Parameters:
   ///   - token: A token from ``sign(_:now:)``.
   ///   - now: The time to judge its age by.
   /// - Returns: The state.
-  /// - Throws: ``WebResumeError`` saying why the token is refused.
+  /// - Throws: ``WebResumeError`` saying why the token is refused: an unknown key id is a
+  ///   bad signature.
   public func verify(_ token: String, now: Date = Date()) throws(WebResumeError) -> WebResumeState {
     guard token.utf8.count <= 8192 else { throw .malformed }
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 2, let tag = Self.bytes(base64URL: parts[1]),
-      let payload = Self.bytes(base64URL: parts[0])
+    guard parts.count == 4, parts[0] == Self.version, let code = Self.bytes(base64URL: parts[3]),
+      let payload = Self.bytes(base64URL: parts[2])
     else { throw .malformed }
-    let expected = hmacSHA256(key: key, message: Array(parts[0].utf8))
-    guard constantTimeEqual(tag, expected) else { throw .badSignature }
+    guard let key = keys.first(where: { $0.id == parts[1] }) else { throw .badSignature }
+    let signed = token.utf8.prefix(token.utf8.count - parts[3].utf8.count - 1)
+    guard key.authenticator.isValidAuthenticationCode(code, for: Array(signed)) else {
+      throw .badSignature
+    }
     guard let wire = try? JSONDecoder().decode(Wire.self, from: Data(payload)),
       let state = wire.state
     else { throw .malformed }
@@ -229,6 +264,8 @@ public struct WebResumeSigner: Sendable {
     var c: String?
     /// The session's secret.
     var k: String?
+    /// The token's number in its session; absent for 0.
+    var n: Int?
 
     init(_ state: WebResumeState) {
       i = state.sessionID
@@ -244,6 +281,7 @@ public struct WebResumeSigner: Sendable {
       at = state.issuedAt
       c = state.client
       k = state.secret
+      n = state.counter == 0 ? nil : state.counter
     }
 
     var state: WebResumeState? {
@@ -260,7 +298,7 @@ public struct WebResumeSigner: Sendable {
       return WebResumeState(
         sessionID: i,
         snapshot: ScreenStackSnapshot(path: p, selections: s, alert: alert, focus: f),
-        issuedAt: at, client: c, secret: k)
+        issuedAt: at, client: c, secret: k, counter: n ?? 0)
     }
 
     var json: String {

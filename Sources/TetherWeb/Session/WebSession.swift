@@ -96,10 +96,42 @@ public final class WebSession {
   }
 
   /// What a page needs to rebuild this session elsewhere: the path, each screen's
-  /// restoration key and the alert (its `issuedAt` is 0 until signed).
+  /// restoration key and the alert (its `issuedAt` is 0 until signed), with the newest
+  /// token's ``resumeCounter``.
   public var resumeState: WebResumeState {
     WebResumeState(
-      sessionID: id, snapshot: presenter.snapshot(), client: client.id, secret: secret)
+      sessionID: id, snapshot: presenter.snapshot(), client: client.id, secret: secret,
+      counter: resumeCounter)
+  }
+
+  /// The number of the newest resume token this session signed: each token carries the next
+  /// one, and a session rebuilt from a token goes on from its number. A token with a number no
+  /// higher than this is older than the session (``WebSessionRegistry/resume(_:token:)``
+  /// keeps the session as it is).
+  public private(set) var resumeCounter = 0
+
+  /// The current state signed under the next counter.
+  private func nextToken(_ signer: WebResumeSigner) -> (WebResumeState, String) {
+    resumeCounter += 1
+    let state = resumeState
+    sentResumeAt = .now
+    return (state, signer.sign(state))
+  }
+
+  /// When the newest token was signed.
+  private var sentResumeAt: ContinuousClock.Instant?
+
+  /// Sends the page a freshly signed token if its newest is older than a third of the
+  /// signer's `maximumAge`, so a page that sits on one screen still holds a token another
+  /// server accepts. The server's socket calls it every third of `maximumAge`.
+  ///
+  /// - Parameter now: The time to judge the newest token's age by.
+  public func refreshResumeToken(now: ContinuousClock.Instant = .now) {
+    guard let resumeSigner, send != nil, sentResume != nil, settledGesture == handledGesture,
+      let signedAt = sentResumeAt, now - signedAt >= resumeSigner.maximumAge / 3
+    else { return }
+    sentResume = nil
+    renderAndSend()
   }
 
   /// Makes the page's next message wait (up to `timeout`) until every screen's first load
@@ -120,6 +152,7 @@ public final class WebSession {
   /// - Parameter state: A verified state for this session.
   public func restore(_ state: WebResumeState) {
     if let secret = state.secret { self.secret = secret }
+    resumeCounter = max(resumeCounter, state.counter)
     presenter.restore(state.snapshot)
     // No render here: the selections and the alert are properties the render observes, and
     // the socket that attaches next sends the whole app.
@@ -142,9 +175,9 @@ public final class WebSession {
       attributes += " data-focus=\"\(HTMLEscaping.attribute(focus))\""
     }
     if let resumeSigner {
-      let state = resumeState
+      let (state, token) = nextToken(resumeSigner)
       sentResume = state
-      attributes += " data-resume=\"\(HTMLEscaping.attribute(resumeSigner.sign(state)))\""
+      attributes += " data-resume=\"\(HTMLEscaping.attribute(token))\""
     }
     return """
       <!doctype html>
@@ -428,9 +461,9 @@ public final class WebSession {
     // already showed their effects (an edit closed by an Enter whose write was not kept) would
     // leave them nothing to act on.
     if let resumeSigner, settledGesture == handledGesture {
-      let state = resumeState
-      if sentResume.map({ !state.showsSamePage(as: $0) }) ?? true {
-        message.resume = resumeSigner.sign(state)
+      if sentResume.map({ !resumeState.showsSamePage(as: $0) }) ?? true {
+        let (state, token) = nextToken(resumeSigner)
+        message.resume = token
         sentResume = state
       }
     }

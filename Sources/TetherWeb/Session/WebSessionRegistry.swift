@@ -281,7 +281,10 @@ public final class WebSessionRegistry {
   /// screen's selection and the alert. The caller then attaches the page's socket.
   ///
   /// A session held here may be behind the page: it served the page, and the page then went
-  /// on on another node that died. The token is what the page last showed, so it wins.
+  /// on on another node that died. A token numbered higher than the session's newest
+  /// (``WebSession/resumeCounter``) is what the page last showed, so it wins; one numbered no
+  /// higher is older than the session (replayed, or the page missed the newest token), and
+  /// the session stays as it is (``ResumeOutcome/superseded``).
   ///
   /// - Parameters:
   ///   - id: The session the page asks for.
@@ -298,6 +301,9 @@ public final class WebSessionRegistry {
     guard state.sessionID == id else { return .refused(.otherSession) }
     if let held = sessions[id] {
       if held.session.resumeState.showsSamePage(as: state) { return .held }
+      // A token no newer than the session held here is a page behind it (it missed the
+      // newest token) or a replay: either way the session is not rolled back to it.
+      if state.counter <= held.session.resumeCounter { return .superseded }
       held.expiry?.cancel()
       held.session.close()
       sessions[id] = nil
@@ -319,6 +325,10 @@ public final class WebSessionRegistry {
     case held
     /// The session was rebuilt from the token (it was elsewhere, or here but behind).
     case rebuilt
+    /// The session is here and newer than the token (whose ``WebResumeState/counter`` is no
+    /// higher than the session's): its state was refused, and the session goes on as it is.
+    /// A page presenting it is redrawn with what the session shows.
+    case superseded
     /// The token was refused; no session was made or changed.
     case refused(WebResumeError)
   }
@@ -406,6 +416,17 @@ public final class WebSessionRegistry {
   public func receive(_ id: String, connection: Int, _ text: String) async -> WebSessionError? {
     guard let entry = sessions[id], entry.connection == connection else { return nil }
     return await entry.session.receive(text)
+  }
+
+  /// Has the session of connection `connection` send its page a fresh resume token if its
+  /// newest is getting old (``WebSession/refreshResumeToken(now:)``).
+  ///
+  /// - Parameters:
+  ///   - id: The session.
+  ///   - connection: The socket asking; a replaced one's call does nothing.
+  public func refreshResumeToken(_ id: String, connection: Int) {
+    guard let entry = sessions[id], entry.connection == connection else { return }
+    entry.session.refreshResumeToken()
   }
 
   /// The socket of connection `connection` closed: the session waits out the grace period.

@@ -1,0 +1,269 @@
+#if WebServer
+  import Hummingbird
+  import HummingbirdCore
+  import Logging
+  import NIOCore
+  import Synchronization
+
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Musl)
+    import Musl
+  #elseif canImport(Darwin)
+    import Darwin
+  #endif
+
+  /// What connections may cost a `TetherWebServer`, so that one client cannot exhaust it: the
+  /// server closes a connection that is slow to say what it wants, and refuses connections
+  /// beyond what it can hold with a `503` before its file descriptors run out. Pass them as
+  /// `limits:` to `TetherWebServer.run`; the defaults suit a server behind a proxy.
+  public struct WebConnectionLimits: Sendable, Equatable {
+    /// How long a new connection has to send its first whole request head. A connection that
+    /// sends nothing, or a head a byte at a time (slowloris), is answered `408` and closed.
+    /// A later request on a kept-alive connection falls under ``idleTimeout``.
+    public var headerTimeout: Duration
+    /// How long a kept-alive HTTP connection may wait between requests (a later request's
+    /// head included) before it is closed. A page's socket is not HTTP: it is pinged every
+    /// 30 s and closed when it stops answering.
+    public var idleTimeout: Duration
+    /// The most connections open at once; beyond it a connection is answered `503` with
+    /// `Retry-After` and closed. `nil`: half the process's descriptor limit (`ulimit -n`), at
+    /// most 4,096 — the other half is left for files, databases and the connections being
+    /// refused.
+    public var maximumConnections: Int?
+    /// The most connections open at once from one address, or `nil` for no such limit (the
+    /// default): behind a proxy every client has the proxy's address, and the proxy is where
+    /// one client's connections are limited. Set it when browsers connect directly.
+    public var maximumConnectionsPerAddress: Int?
+
+    /// Creates limits.
+    ///
+    /// - Parameters:
+    ///   - headerTimeout: How long a new connection has to send its first request head.
+    ///   - idleTimeout: How long a kept-alive connection may wait between requests.
+    ///   - maximumConnections: The most connections at once; `nil` for half the descriptor
+    ///     limit, at most 4,096.
+    ///   - maximumConnectionsPerAddress: The most connections at once from one address;
+    ///     `nil` for none.
+    public init(
+      headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
+      maximumConnections: Int? = nil, maximumConnectionsPerAddress: Int? = nil
+    ) {
+      self.headerTimeout = headerTimeout
+      self.idleTimeout = idleTimeout
+      self.maximumConnections = maximumConnections
+      self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
+    }
+
+    /// The most connections this process holds at once: ``maximumConnections``, or half its
+    /// descriptor limit (at most 4,096) when that is `nil`; never below 1.
+    public var connectionCap: Int {
+      if let maximumConnections { return max(1, maximumConnections) }
+      guard let descriptors = Self.descriptorLimit() else { return 1_024 }
+      return max(1, min(4_096, descriptors / 2))
+    }
+
+    /// The process's soft limit on open file descriptors, or `nil` if it has none or it
+    /// cannot be read.
+    static func descriptorLimit() -> Int? {
+      var limit = rlimit()
+      #if canImport(Darwin)
+        let read = getrlimit(RLIMIT_NOFILE, &limit)
+      #elseif canImport(Musl)
+        let read = getrlimit(RLIMIT_NOFILE, &limit)
+      #else
+        let read = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+      #endif
+      // No limit (RLIM_INFINITY) is all ones.
+      guard read == 0, limit.rlim_cur != rlim_t.max else { return nil }
+      return Int(clamping: limit.rlim_cur)
+    }
+  }
+
+  /// Counts the connections open, in all and per address, and admits or refuses a new one.
+  final class ConnectionGate: Sendable {
+    let cap: Int
+    let perAddress: Int?
+    private let logger: Logger
+    private struct State {
+      var open = 0
+      var byAddress: [String: Int] = [:]
+      var refused = 0
+      var lastLogged: ContinuousClock.Instant?
+    }
+    private let state = Mutex(State())
+
+    init(limits: WebConnectionLimits, logger: Logger) {
+      cap = limits.connectionCap
+      perAddress = limits.maximumConnectionsPerAddress
+      self.logger = logger
+    }
+
+    /// Counts a connection from `address` in, or refuses it (logged at most once a second).
+    func admit(_ address: String?) -> Bool {
+      let (admitted, log): (Bool, String?) = state.withLock { state in
+        let fromAddress = address.map { state.byAddress[$0, default: 0] } ?? 0
+        if state.open < cap, perAddress.map({ fromAddress < $0 }) ?? true {
+          state.open += 1
+          if let address { state.byAddress[address] = fromAddress + 1 }
+          return (true, nil)
+        }
+        state.refused += 1
+        let now = ContinuousClock.now
+        guard state.lastLogged.map({ now - $0 >= .seconds(1) }) ?? true else { return (false, nil) }
+        state.lastLogged = now
+        let reason =
+          state.open >= cap
+          ? "\(state.open) connections open, the most it holds"
+          : "\(fromAddress) open from its address, the most one address may hold"
+        return (false, "refused a connection: \(reason) (\(state.refused) refused so far)")
+      }
+      if let log { logger.notice("\(log)") }
+      return admitted
+    }
+
+    /// Counts an admitted connection from `address` out.
+    func release(_ address: String?) {
+      state.withLock { state in
+        state.open -= 1
+        guard let address, let count = state.byAddress[address] else { return }
+        state.byAddress[address] = count > 1 ? count - 1 : nil
+      }
+    }
+
+    /// The connections open now.
+    var open: Int { state.withLock { $0.open } }
+  }
+
+  /// A server child channel that puts the gate and the header deadline in front of `base`.
+  struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Base.Value
+    let base: Base
+    let gate: ConnectionGate
+    let headerTimeout: Duration
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+      let address = channel.remoteAddress?.ipAddress
+      do {
+        if gate.admit(address) {
+          channel.closeFuture.whenComplete { [gate] _ in gate.release(address) }
+          try channel.pipeline.syncOperations.addHandler(
+            RequestHeadDeadline(timeout: TimeAmount(headerTimeout)), position: .first)
+        } else {
+          try channel.pipeline.syncOperations.addHandler(RefusedConnection(), position: .first)
+        }
+      } catch {
+        channel.close(promise: nil)
+        return channel.eventLoop.makeFailedFuture(error)
+      }
+      return base.setup(channel: channel, logger: logger)
+    }
+
+    func handle(value: Value, logger: Logger) async {
+      await base.handle(value: value, logger: logger)
+    }
+  }
+
+  /// Closes a connection, answered `408`, unless its first request head ends (a blank line)
+  /// within the timeout; then it leaves the pipeline and costs nothing more.
+  final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    private let timeout: TimeAmount
+    private var timer: Scheduled<Void>?
+    private var lastBytes: UInt32 = 0
+    private var done = false
+
+    init(timeout: TimeAmount) {
+      self.timeout = timeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+      if context.channel.isActive { arm(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+      arm(context)
+      context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+      guard !done else {
+        context.fireChannelRead(data)
+        return
+      }
+      let buffer = unwrapInboundIn(data)
+      var ended = false
+      for byte in buffer.readableBytesView {
+        lastBytes = lastBytes << 8 | UInt32(byte)
+        // CR LF CR LF, or a bare LF LF, ends a head.
+        if lastBytes == 0x0D0A_0D0A || lastBytes & 0xFFFF == 0x0A0A {
+          ended = true
+          break
+        }
+      }
+      context.fireChannelRead(data)
+      if ended {
+        done = true
+        timer?.cancel()
+        timer = nil
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+      }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+      timer?.cancel()
+      timer = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+      timer?.cancel()
+      timer = nil
+      context.fireChannelInactive()
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+      guard timer == nil, !done else { return }
+      timer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+        guard !done else { return }
+        done = true
+        let answer =
+          "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        context.writeAndFlush(
+          wrapOutboundOut(context.channel.allocator.buffer(string: answer)), promise: nil)
+        context.close(promise: nil)
+      }
+    }
+  }
+
+  /// Answers `503` with `Retry-After` at once, reads and drops what the client sends, and
+  /// closes: a connection beyond the limits.
+  final class RefusedConnection: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    private var answered = false
+
+    func handlerAdded(context: ChannelHandlerContext) {
+      if context.channel.isActive { refuse(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+      refuse(context)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+
+    private func refuse(_ context: ChannelHandlerContext) {
+      guard !answered else { return }
+      answered = true
+      let body = "This server is busy; try again in a few seconds."
+      let answer =
+        "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\n"
+        + "Content-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        + body
+      context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: answer)))
+        .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+  }
+#endif
