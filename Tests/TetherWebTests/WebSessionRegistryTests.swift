@@ -184,7 +184,10 @@ final class SuspendingFlow: FlowController {
     defer { registry.closeAll() }
     _ = await registry.page(for: "/")
     #expect(registry.count == 1)
-    await clock.advance(by: .seconds(10))
+    // Past the deadline, not onto it: the expiry task may start sleeping only after this
+    // advance (a loaded machine, TSan), and a test clock's sleep until exactly `now` waits
+    // for the next advance, which never comes.
+    await clock.advance(by: .seconds(11))
     await expectEventually { registry.count == 0 }
   }
 
@@ -205,7 +208,7 @@ final class SuspendingFlow: FlowController {
     await clock.advance(by: .seconds(20))
     for _ in 0..<20 { await Task.yield() }
     #expect(registry.count == 1, "a reload within the grace period finds it")
-    await clock.advance(by: .seconds(10))
+    await clock.advance(by: .seconds(11))  // past the deadline, as above
     await expectEventually { registry.count == 0 }
   }
 }
