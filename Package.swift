@@ -142,6 +142,18 @@ let package = Package(
       dependencies: ["TetherWeb", "TetherFlow", "TetherTesting"],
       swiftSettings: swiftSettings
     ),
+    // TetherWebHummingbird's own checks; empty unless the `WebServer` trait is enabled (CI
+    // runs them with `swift test --traits WebServer`).
+    .testTarget(
+      name: "TetherWebHummingbirdTests",
+      dependencies: [
+        "TetherWebHummingbird", "TetherWeb",
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebServer"])),
+        .product(
+          name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["WebServer"])),
+      ],
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "TetherFuzzPropertiesTests",
       dependencies: ["TetherFuzzProperties"],
