@@ -50,6 +50,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
   ],
   targets: [
@@ -94,6 +95,9 @@ let package = Package(
           condition: .when(traits: ["WebServer"])),
         .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebServer"])),
         .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["WebServer"])),
+        .product(
+          name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["WebServer"])
+        ),
         .product(
           name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["WebServer"])),
       ],

@@ -79,6 +79,13 @@ struct ShowcaseCommand: AsyncParsableCommand {
       """)
   var connectionsPerAddress = 0
 
+  @Option(
+    help: """
+      With --web: a proxy in front (its address, e.g. 127.0.0.1) whose X-Forwarded-For names \
+      the browser; repeat for several. A page load then counts against the browser's address.
+      """)
+  var trustedProxy: [String] = []
+
   @Option(help: "Use this server's data instead of the embedded data, e.g. http://127.0.0.1:8080.")
   var api: String?
 
@@ -201,6 +208,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
       services: services, host: host, port: port,
       sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: try resumeSigner,
       connectionsPerAddress: connectionsPerAddress > 0 ? connectionsPerAddress : nil,
+      trustedProxies: Set(trustedProxy),
       stats: stats)
   }
 

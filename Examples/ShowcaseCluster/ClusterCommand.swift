@@ -87,7 +87,7 @@ struct ClusterCommand: AsyncParsableCommand {
       try await ShowcaseWebServer.serve(
         services: services, host: "127.0.0.1", port: port,
         sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: signer,
-        stats: stats)
+        trustedProxies: ["127.0.0.1"], stats: stats)
       return
     }
     let found =
@@ -131,7 +131,9 @@ struct ClusterCommand: AsyncParsableCommand {
     let nodeCommand: NodeCommand
     if let server {
       nodeCommand = NodeCommand(
-        binary: server, arguments: ["--web", "--host", "127.0.0.1"] + (stats ? ["--stats"] : []))
+        binary: server,
+        arguments: ["--web", "--host", "127.0.0.1", "--trusted-proxy", "127.0.0.1"]
+          + (stats ? ["--stats"] : []))
     } else {
       nodeCommand = NodeCommand(
         binary: executablePath(), arguments: ["--node"] + (stats ? ["--stats"] : []))

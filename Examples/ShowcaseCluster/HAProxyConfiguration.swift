@@ -31,6 +31,9 @@ struct HAProxyConfiguration {
         # A node that refuses the connection (it died) is retried on another.
         retries 3
         option redispatch 1
+        # The nodes trust this proxy's X-Forwarded-For: a page load counts against its
+        # browser's address, not the proxy's.
+        option forwardfor
 
       frontend showcase
         bind 127.0.0.1:\(port)

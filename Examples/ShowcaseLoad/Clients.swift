@@ -31,7 +31,9 @@ struct OpenedPage {
   ///   - cookie: The browser's `Cookie` header, if it has one.
   /// - Throws: ``ConnectionError`` when the page or the socket cannot be had.
   init(port: Int, path: String = "/", cookie: String? = nil) throws {
-    let (status, html) = try Connection(port: port).get(path, port: port, cookie: cookie)
+    let source = LoadSources.next()
+    let (status, html) = try Connection(port: port, from: source).get(
+      path, port: port, cookie: cookie)
     guard status == 200, let id = showcase_load.sessionID(inPage: html),
       let secret = scriptAttribute("data-secret", inPage: html)
     else {
@@ -41,7 +43,7 @@ struct OpenedPage {
     sessionID = id
     self.secret = secret
     token = resumeToken(inPage: html)
-    socket = try Connection(port: port)
+    socket = try Connection(port: port, from: source)
     try socket.upgrade("/ws?session=\(id)", port: port, cookie: cookie)
     try socket.sendText(ClientMessage.hello(secret: secret, token: token).json)
   }

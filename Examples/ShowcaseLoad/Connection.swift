@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -80,8 +81,9 @@ final class Connection {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
 
-  /// Connects to `127.0.0.1:port`; reads give up after `timeout` seconds.
-  init(port: Int, timeout: Int = 10) throws {
+  /// Connects to `127.0.0.1:port` from `source` (any `127.x.y.z` is this machine on Linux);
+  /// reads give up after `timeout` seconds.
+  init(port: Int, timeout: Int = 10, from source: String? = nil) throws {
     #if canImport(Darwin)
       let kind = SOCK_STREAM
     #else
@@ -92,6 +94,20 @@ final class Connection {
     var limit = timeval(tv_sec: timeout, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    if let source {
+      var local = sockaddr_in()
+      local.sin_family = sa_family_t(AF_INET)
+      local.sin_addr.s_addr = inet_addr(source)
+      let bound = withUnsafePointer(to: &local) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      guard bound == 0 else {
+        close(descriptor)
+        throw ConnectionError.connectFailed(port: port, errno: errno)
+      }
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -276,5 +292,24 @@ final class Connection {
       }
     }
     return false
+  }
+}
+
+/// A loopback address of its own for each simulated browser's page loads, as browsers on
+/// other machines would have (a server holds only so many unclaimed pages per address). Only
+/// on Linux, where all of 127.0.0.0/8 is this machine; elsewhere every load is 127.0.0.1.
+enum LoadSources {
+  private static let counter = Mutex(0)
+
+  static func next() -> String? {
+    #if os(Linux)
+      let number = counter.withLock { value -> Int in
+        value += 1
+        return value
+      }
+      return "127.0.\(1 + number / 250 % 250).\(2 + number % 250)"
+    #else
+      return nil
+    #endif
   }
 }

@@ -50,12 +50,14 @@ extension ShowcaseWebServer {
   ///   - resumeSigner: The cluster's signer, if sessions of other nodes may resume here.
   ///   - connectionsPerAddress: The most connections one address may hold; `nil` for no
   ///     limit (behind a proxy every browser has the proxy's address).
+  ///   - trustedProxies: The proxies whose `X-Forwarded-For` names the browser.
   ///   - stats: Whether to serve `/stats`.
   /// - Throws: What the server threw: the port is taken, or the address cannot be bound.
   @MainActor
   public static func serve(
     services: ShowcaseServices, host: String, port: Int, sessionGrace: Duration,
-    resumeSigner: WebResumeSigner?, connectionsPerAddress: Int? = nil, stats: Bool = false
+    resumeSigner: WebResumeSigner?, connectionsPerAddress: Int? = nil,
+    trustedProxies: Set<String> = [], stats: Bool = false
   ) async throws {
     var logger = Logger(label: "showcase-web")
     logger.logLevel = .notice
@@ -66,7 +68,8 @@ extension ShowcaseWebServer {
     let watchdogs = exitSoonAfterStopSignals()
     try await TetherWebServer.run(
       registry: registry, host: host, port: port,
-      limits: WebConnectionLimits(maximumConnectionsPerAddress: connectionsPerAddress),
+      limits: WebConnectionLimits(
+        maximumConnectionsPerAddress: connectionsPerAddress, trustedProxies: trustedProxies),
       logger: logger,
       onRunning: { port in
         // Flushed at once: whoever started us may be reading a pipe for this line.

@@ -143,8 +143,8 @@
       let router = Router(context: BasicWebSocketRequestContext.self)
       addRoutes(
         to: router, registry: registry,
-        allowedHosts: allowedHosts ?? WebHostAllowlist(binding: host), logger: logger,
-        routes: routes)
+        allowedHosts: allowedHosts ?? WebHostAllowlist(binding: host),
+        trustedProxies: limits.trustedProxies, logger: logger, routes: routes)
       let gate = ConnectionGate(limits: limits, logger: logger)
       let webSocketResponder = router.buildResponder()
       let server = HTTPServerBuilder { responder in
@@ -152,7 +152,9 @@
           base: HTTP1WebSocketUpgradeChannel(
             responder: responder, webSocketResponder: webSocketResponder,
             configuration: .init(
-              http1: .init(idleTimeout: TimeAmount(limits.idleTimeout)),
+              http1: .init(
+                additionalChannelHandlers: [PeerAddressHandler()],
+                idleTimeout: TimeAmount(limits.idleTimeout)),
               ws: .init(maxFrameSize: maximumMessageSize))),
           gate: gate, headerTimeout: limits.headerTimeout)
       }
@@ -173,13 +175,17 @@
     ///   - router: The router.
     ///   - registry: The sessions.
     ///   - allowedHosts: The host names requests may name.
+    ///   - trustedProxies: The proxies whose `X-Forwarded-For` names the client (see
+    ///     ``WebConnectionLimits/trustedProxies``).
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - routes: The app's own routes.
     public static func addRoutes(
       to router: Router<BasicWebSocketRequestContext>, registry: WebSessionRegistry,
       allowedHosts: WebHostAllowlist = WebHostAllowlist(binding: "127.0.0.1"),
-      logger: Logger, routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
+      trustedProxies: Set<String> = [], logger: Logger,
+      routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
     ) {
+      let addressing = WebConnectionLimits(trustedProxies: trustedProxies)
       router.add(middleware: SecurityMiddleware(allowedHosts: allowedHosts))
       router.get("health") { _, _ in "ok" }
       // HEAD answers as GET would, with no body; a page's makes no session, so it says only
@@ -223,7 +229,8 @@
         let known = request.headers[.cookie].flatMap(WebClient.id(inCookieHeader:))
         let client = WebClient(id: known ?? WebClient.newID())
         let setCookie = known == nil ? client.id.map(WebClient.setCookie(id:)) : nil
-        switch await registry.page(for: request.uri.path, client: client) {
+        let address = addressing.clientAddress(of: request)
+        switch await registry.page(for: request.uri.path, client: client, address: address) {
         case .page(let html, _):
           return page(html, status: .ok, setCookie: setCookie)
         case .notFound(let html):
@@ -232,6 +239,12 @@
           return page(
             "<!doctype html><p>This site is full; try again in a minute.</p>",
             status: .serviceUnavailable)
+        case .busy:
+          var response = page(
+            "<!doctype html><p>Too many pages opened at once; try again in a few seconds.</p>",
+            status: .tooManyRequests)
+          response.headers[.retryAfter] = "10"
+          return response
         }
       }
       router.get("/", use: pageHandler)

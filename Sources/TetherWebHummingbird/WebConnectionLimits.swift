@@ -1,8 +1,10 @@
 #if WebServer
   import Hummingbird
   import HummingbirdCore
+  import Foundation
   import Logging
   import NIOCore
+  import NIOHTTPTypes
   import Synchronization
 
   #if canImport(Glibc)
@@ -35,6 +37,10 @@
     /// default): behind a proxy every client has the proxy's address, and the proxy is where
     /// one client's connections are limited. Set it when browsers connect directly.
     public var maximumConnectionsPerAddress: Int?
+    /// The addresses of proxies whose `X-Forwarded-For` is believed: a page load through one
+    /// counts against the address the proxy names (its last entry), not the proxy's. Anyone
+    /// else's `X-Forwarded-For` is ignored. Empty by default.
+    public var trustedProxies: Set<String>
 
     /// Creates limits.
     ///
@@ -45,14 +51,29 @@
     ///     limit, at most 4,096.
     ///   - maximumConnectionsPerAddress: The most connections at once from one address;
     ///     `nil` for none.
+    ///   - trustedProxies: The proxies whose `X-Forwarded-For` is believed.
     public init(
       headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
-      maximumConnections: Int? = nil, maximumConnectionsPerAddress: Int? = nil
+      maximumConnections: Int? = nil, maximumConnectionsPerAddress: Int? = nil,
+      trustedProxies: Set<String> = []
     ) {
       self.headerTimeout = headerTimeout
       self.idleTimeout = idleTimeout
       self.maximumConnections = maximumConnections
       self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
+      self.trustedProxies = trustedProxies
+    }
+
+    /// The address a request comes from: its connection's peer, or, when the peer is a
+    /// trusted proxy, the last address in the `X-Forwarded-For` the proxy appended. `nil`
+    /// for a request that did not come through ``TetherWebServer``'s own connections.
+    func clientAddress(of request: Request) -> String? {
+      guard let field = PeerAddress.field, let peer = request.headers[field] else { return nil }
+      guard trustedProxies.contains(peer), let name = HTTPFields.Element.Name("X-Forwarded-For"),
+        let forwarded = request.headers[values: name].last?.split(separator: ",").last
+      else { return peer }
+      let address = forwarded.trimmingCharacters(in: .whitespaces)
+      return address.isEmpty ? peer : address
     }
 
     /// The most connections this process holds at once: ``maximumConnections``, or half its
@@ -77,6 +98,35 @@
       // No limit (RLIM_INFINITY) is all ones.
       guard read == 0, limit.rlim_cur != rlim_t.max else { return nil }
       return Int(clamping: limit.rlim_cur)
+    }
+  }
+
+  /// The header that carries a request's peer address from the connection to the routes:
+  /// its name ends in 64 random bits drawn at start, so a client cannot send one, and every
+  /// request's is replaced by ``PeerAddressHandler``.
+  enum PeerAddress {
+    static let field: HTTPFields.Element.Name? = {
+      var generator = SystemRandomNumberGenerator()
+      return HTTPFields.Element.Name("tether-peer-" + String(generator.next() as UInt64, radix: 16))
+    }()
+  }
+
+  /// Writes each request head's peer address into ``PeerAddress/field``, dropping any the
+  /// client sent.
+  final class PeerAddressHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+      guard case .head(var head) = unwrapInboundIn(data), let field = PeerAddress.field else {
+        context.fireChannelRead(data)
+        return
+      }
+      head.headerFields[field] = nil
+      if let address = context.channel.remoteAddress?.ipAddress {
+        head.headerFields[field] = address
+      }
+      context.fireChannelRead(wrapInboundOut(.head(head)))
     }
   }
 

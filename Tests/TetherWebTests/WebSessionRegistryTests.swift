@@ -175,6 +175,39 @@ final class SuspendingFlow: FlowController {
     #expect(registry.count == 2)
   }
 
+  @Test func oneAddressHasOnlySoManyPagesWaitingForTheirSocket() async {
+    let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+    opener.finish()
+    let registry = WebSessionRegistry(app: app(gate), unclaimedPerAddress: 2, appearanceWait: .zero)
+    defer { registry.closeAll() }
+    var ids: [String] = []
+    for _ in 0..<2 {
+      if case .page(_, let id) = await registry.page(for: "/", address: "10.0.0.1") {
+        ids.append(id)
+      }
+    }
+    #expect(ids.count == 2)
+    guard case .busy = await registry.page(for: "/", address: "10.0.0.1") else {
+      Issue.record("a third waiting page of one address should be refused")
+      return
+    }
+    guard case .page = await registry.page(for: "/", address: "10.0.0.2") else {
+      Issue.record("another address is served")
+      return
+    }
+    guard case .page = await registry.page(for: "/") else {
+      Issue.record("a page load that names no address is not counted")
+      return
+    }
+    // A page whose socket came no longer waits: room for one more.
+    _ = registry.attach(ids[0], resync: false, send: { _ in })
+    guard case .page = await registry.page(for: "/", address: "10.0.0.1") else {
+      Issue.record("a claimed page frees its address's place")
+      return
+    }
+    #expect(registry.count == 5)
+  }
+
   @Test func aPageWhoseSocketNeverComesIsFreedLongBeforeTheGracePeriod() async {
     let (gate, opener) = AsyncStream.makeStream(of: Void.self)
     opener.finish()

@@ -154,6 +154,9 @@ public final class WebSessionRegistry {
     case notFound(html: String)
     /// Too many sessions are open.
     case full
+    /// This address has ``WebSessionRegistry/unclaimedPerAddress`` pages waiting for their
+    /// socket already (429): others are still served.
+    case busy
   }
 
   /// The most sessions open at once; a page beyond it gets 503.
@@ -179,6 +182,12 @@ public final class WebSessionRegistry {
   /// Sessions being made (their flows opening a path): counted against ``capacity`` before
   /// the first suspension, so pages asked for at once cannot pass it together.
   private var reserved = 0
+  /// Page loads under way per address (counted with its unclaimed sessions).
+  private var reservedByAddress: [String: Int] = [:]
+  /// The most pages one address may have waiting for their socket at once (a page load
+  /// beyond gets ``PageResult/busy``): one client cannot take every session slot by loading
+  /// pages it never connects. Only page loads that name their address count.
+  public let unclaimedPerAddress: Int
   /// The last connection number given out; numbers are never reused, even across sessions
   /// of one id (a session rebuilt from a token), so a late detach never hits a newer socket.
   private var lastConnection = 0
@@ -188,6 +197,9 @@ public final class WebSessionRegistry {
     /// Records every object the session's stack shows, for ``liveObjects``.
     let tracking: ObservationToken
     var connection = 0
+    /// The address whose page load made the session, until a socket claims it: what
+    /// ``WebSessionRegistry/unclaimedPerAddress`` counts.
+    var unclaimedAddress: String?
     /// Closes the current connection's socket (a newer one replaced it).
     var closeConnection: (@Sendable () -> Void)?
     var expiry: Task<Void, Never>?
@@ -207,6 +219,7 @@ public final class WebSessionRegistry {
   ///   - capacity: The most sessions open at once.
   ///   - gracePeriod: How long a session outlives its socket.
   ///   - unclaimedLifetime: How long a page's session waits for its first socket.
+  ///   - unclaimedPerAddress: The most pages one address may have waiting for their socket.
   ///   - appearanceWait: How long a new page waits for its screens' first loads (see
   ///     ``appearanceWait``).
   ///   - resumeSigner: The cluster's shared signer: with it, a page whose session lives on
@@ -214,10 +227,12 @@ public final class WebSessionRegistry {
   ///   - clock: The clock that times the grace period.
   public init<C: Clock<Duration>>(
     app: WebApp, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
-    unclaimedLifetime: Duration = .seconds(10), appearanceWait: Duration = .seconds(1),
-    resumeSigner: WebResumeSigner? = nil, clock: C = ContinuousClock()
+    unclaimedLifetime: Duration = .seconds(10), unclaimedPerAddress: Int = 20,
+    appearanceWait: Duration = .seconds(1), resumeSigner: WebResumeSigner? = nil,
+    clock: C = ContinuousClock()
   ) {
     self.app = app
+    self.unclaimedPerAddress = max(1, unclaimedPerAddress)
     self.resumeSigner = resumeSigner
     self.capacity = capacity
     self.gracePeriod = gracePeriod
@@ -255,14 +270,30 @@ public final class WebSessionRegistry {
   /// - Parameters:
   ///   - path: The request's path, such as `/gallery/photo/230200400`.
   ///   - client: The browser asking, as the server knows it.
+  ///   - address: The network address asking, if known: it may have at most
+  ///     ``unclaimedPerAddress`` pages waiting for their socket.
   /// - Returns: The page or why there is none.
-  public func page(for path: String, client: WebClient = WebClient()) async -> PageResult {
+  public func page(
+    for path: String, client: WebClient = WebClient(), address: String? = nil
+  ) async -> PageResult {
     guard sessions.count + reserved < capacity else { return .full }
+    if let address {
+      let waiting =
+        sessions.values.count { $0.unclaimedAddress == address }
+        + reservedByAddress[address, default: 0]
+      guard waiting < unclaimedPerAddress else { return .busy }
+      reservedByAddress[address, default: 0] += 1
+    }
     reserved += 1
     let id = Self.newID()
     let session: WebSession
     let made = await makeSession(id: id, path: path, client: client)
     reserved -= 1
+    if let address {
+      let left = reservedByAddress[address, default: 1] - 1
+      reservedByAddress[address] = left > 0 ? left : nil
+      if case .success = made { sessions[id]?.unclaimedAddress = address }
+    }
     switch made {
     case .success(let made): session = made
     case .failure(let error):
@@ -380,6 +411,7 @@ public final class WebSessionRegistry {
     if entry.session.isAttached { entry.closeConnection?() }
     lastConnection += 1
     entry.connection = lastConnection
+    entry.unclaimedAddress = nil
     entry.closeConnection = close
     sessions[id] = entry
     entry.session.attach(send, resync: resync)
