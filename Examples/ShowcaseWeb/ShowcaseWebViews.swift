@@ -49,14 +49,17 @@ extension WebSessionRegistry {
   ///   - services: Where the apps' data comes from.
   ///   - capacity: The most sessions open at once.
   ///   - gracePeriod: How long a session outlives its socket.
+  ///   - firstRender: Whether a page's session is closed once the page is drawn (its socket
+  ///     rebuilds it) or held for its socket.
   ///   - resumeSigner: The cluster's shared signer, if any.
   ///   - clock: The clock that times the grace period.
   public convenience init<C: Clock<Duration>>(
     services: ShowcaseServices, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
-    resumeSigner: WebResumeSigner? = nil, clock: C = ContinuousClock()
+    firstRender: FirstRender = .stateless, resumeSigner: WebResumeSigner? = nil,
+    clock: C = ContinuousClock()
   ) {
     self.init(
       app: .showcase(services: services), capacity: capacity, gracePeriod: gracePeriod,
-      resumeSigner: resumeSigner, clock: clock)
+      firstRender: firstRender, resumeSigner: resumeSigner, clock: clock)
   }
 }

@@ -22,7 +22,9 @@
   /// What it does for every app:
   /// - **Pages**: each path is opened as a deep link in a new session; its page is served
   ///   once the screens' first loads have landed, or after `appearanceWait` with their
-  ///   spinners. A path that names no screen gets 404.
+  ///   spinners. A path that names no screen gets 404. By default the session is closed once
+  ///   the page is drawn, and the page's socket rebuilds it from the signed token the page
+  ///   carries (`WebSessionRegistry.FirstRender`): a page nobody connects to holds nothing.
   /// - **Sessions** live in a `WebSessionRegistry`: at most `capacity` at once (a
   ///   page beyond gets 503), each kept `gracePeriod` after its socket closes so a reload or a
   ///   dropped connection resumes it.
@@ -453,7 +455,7 @@
         try? await outbound.close(.unknown(4403), reason: "no proof of the session")
         return
       }
-      if let token, await registry.resumeSigner != nil {
+      if let token, await registry.readsResumeTokens {
         switch await registry.resume(id, token: token) {
         case .held: break
         case .rebuilt: resync = true  // the page shows what another server last sent

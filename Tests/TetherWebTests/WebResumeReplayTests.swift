@@ -26,7 +26,8 @@ final class FruitRowsFlow: FlowController {
     let app = WebApp(title: "Fruit", rootFlow: { FruitRowsFlow() }) { screen in
       ListView(rows: screen.destination, format: { [$0.name] }, onChoose: { _ in })
     }
-    return WebSessionRegistry(app: app, appearanceWait: .zero, resumeSigner: try #require(signer))
+    return WebSessionRegistry(
+      app: app, firstRender: .held, appearanceWait: .zero, resumeSigner: try #require(signer))
   }
 
   private func token(in message: String) -> String? {

@@ -43,7 +43,7 @@ final class SlowFlow: FlowController {
     let app = WebApp(title: "Slow", rootFlow: { SlowFlow(gate: gate) }) { screen in
       Label(screen.destination.text)
     }
-    return (WebSessionRegistry(app: app, appearanceWait: wait), opener)
+    return (WebSessionRegistry(app: app, firstRender: .held, appearanceWait: wait), opener)
   }
 
   private func html(_ result: WebSessionRegistry.PageResult) -> String {
@@ -163,7 +163,8 @@ final class SuspendingFlow: FlowController {
     let app = WebApp(title: "Later", rootFlow: { SuspendingFlow() }) { screen in
       Label(screen.destination.text)
     }
-    let registry = WebSessionRegistry(app: app, capacity: 2, appearanceWait: .zero)
+    let registry = WebSessionRegistry(
+      app: app, capacity: 2, firstRender: .held, appearanceWait: .zero)
     defer { registry.closeAll() }
     // Each page's deep link suspends before its session exists: all five ask at once.
     let pages = (0..<5).map { _ in Task { await registry.page(for: "/later") } }
@@ -178,7 +179,8 @@ final class SuspendingFlow: FlowController {
   @Test func oneAddressHasOnlySoManyPagesWaitingForTheirSocket() async {
     let (gate, opener) = AsyncStream.makeStream(of: Void.self)
     opener.finish()
-    let registry = WebSessionRegistry(app: app(gate), unclaimedPerAddress: 2, appearanceWait: .zero)
+    let registry = WebSessionRegistry(
+      app: app(gate), firstRender: .held, unclaimedPerAddress: 2, appearanceWait: .zero)
     defer { registry.closeAll() }
     var ids: [String] = []
     for _ in 0..<2 {
@@ -213,7 +215,8 @@ final class SuspendingFlow: FlowController {
     opener.finish()
     let clock = TestClock()
     let registry = WebSessionRegistry(
-      app: app(gate), gracePeriod: .seconds(30), appearanceWait: .zero, clock: clock)
+      app: app(gate), gracePeriod: .seconds(30), firstRender: .held, appearanceWait: .zero,
+      clock: clock)
     defer { registry.closeAll() }
     _ = await registry.page(for: "/")
     #expect(registry.count == 1)
@@ -229,7 +232,8 @@ final class SuspendingFlow: FlowController {
     opener.finish()
     let clock = TestClock()
     let registry = WebSessionRegistry(
-      app: app(gate), gracePeriod: .seconds(30), appearanceWait: .zero, clock: clock)
+      app: app(gate), gracePeriod: .seconds(30), firstRender: .held, appearanceWait: .zero,
+      clock: clock)
     defer { registry.closeAll() }
     guard case .page(_, let id) = await registry.page(for: "/"),
       let connection = registry.attach(id, resync: false, send: { _ in })

@@ -31,7 +31,7 @@ import TetherWebHummingbird
 
   @Test(arguments: pages)
   func everyScreenHasAPageAtItsPath(path: String, texts: [String]) async throws {
-    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero), firstRender: .held)
     guard case .page(let html, let id) = await registry.page(for: path) else {
       Issue.record("no page at \(path)")
       return
@@ -50,7 +50,7 @@ import TetherWebHummingbird
 
   @Test(arguments: ["/nowhere", "/gallery/photo/12", "/courses/course/999", "/entry/greeting"])
   func anUnknownPathIsA404PageWithAWayHome(path: String) async {
-    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero), firstRender: .held)
     guard case .notFound(let html) = await registry.page(for: path) else {
       Issue.record("\(path) should be not found")
       return
@@ -61,7 +61,7 @@ import TetherWebHummingbird
   }
 
   @Test func aOneRowSelectionChangeSendsUnderTwoPercentOfThePage() async throws {
-    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero), firstRender: .held)
     guard case .page(_, let id) = await registry.page(for: "/gallery") else {
       Issue.record("no gallery page")
       return
@@ -84,7 +84,7 @@ import TetherWebHummingbird
     let clock = TestClock()
     let registry = WebSessionRegistry(
       services: .bundled(thumbnailDelay: .zero), capacity: 2, gracePeriod: .seconds(1),
-      clock: clock)
+      firstRender: .held, clock: clock)
     guard case .page(_, let first) = await registry.page(for: "/courses"),
       case .page(_, let second) = await registry.page(for: "/entry")
     else {
@@ -120,7 +120,8 @@ import TetherWebHummingbird
   @Test func aReconnectWithinTheGracePeriodResumesTheSession() async throws {
     let clock = TestClock()
     let registry = WebSessionRegistry(
-      services: .bundled(thumbnailDelay: .zero), gracePeriod: .milliseconds(200), clock: clock)
+      services: .bundled(thumbnailDelay: .zero), gracePeriod: .milliseconds(200),
+      firstRender: .held, clock: clock)
     guard case .page(_, let id) = await registry.page(for: "/courses") else { return }
     let first = try #require(registry.attach(id, resync: false) { _ in })
     registry.detach(id, connection: first)
@@ -137,7 +138,8 @@ import TetherWebHummingbird
 
   @Test func anyServerWithTheKeyResumesASessionItNeverHeld() async throws {
     let signer = try #require(WebResumeSigner(key: "the cluster's shared key, 32 bytes+"))
-    let first = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
+    let first = WebSessionRegistry(
+      services: .bundled(thumbnailDelay: .zero), firstRender: .held, resumeSigner: signer)
     guard case .page(let html, let id) = await first.page(for: "/gallery") else {
       Issue.record("no Gallery page")
       return
@@ -185,7 +187,7 @@ import TetherWebHummingbird
     // B died, and the reconnect reached A, which still holds the session as it served it.
     let signer = try #require(WebResumeSigner(key: "the cluster's shared key, 32 bytes+"))
     let nodeA = WebSessionRegistry(
-      services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
+      services: .bundled(thumbnailDelay: .zero), firstRender: .held, resumeSigner: signer)
     guard case .page(_, let id) = await nodeA.page(for: "/gallery") else {
       Issue.record("no Gallery page")
       return
@@ -222,7 +224,7 @@ import TetherWebHummingbird
     let nowhere = WebResumeState(sessionID: "cccc", path: "/nowhere")
     #expect(await registry.resume("cccc", token: signer.sign(nowhere)) == .refused(.unknownPath))
     #expect(registry.count == 0, "a refused token leaves no session behind")
-    let without = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+    let without = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero), firstRender: .held)
     #expect(await without.resume("aaaa", token: signer.sign(state)) == .refused(.notEnabled))
     #expect(TetherWebServer.closeCode(for: .badSignature) == 4403)
     #expect(TetherWebServer.closeCode(for: .notEnabled) == 4404)

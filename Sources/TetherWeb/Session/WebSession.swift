@@ -165,6 +165,12 @@ public final class WebSession {
   ///   - style: The style sheet's URL.
   /// - Returns: The document.
   public func document(script: String, style: String) -> String {
+    document(script: script, style: style, pageSigner: nil)
+  }
+
+  /// The whole page, with a token signed by `pageSigner` when the session has no resume
+  /// signer of its own: a stateless page's socket rebuilds the session from it.
+  func document(script: String, style: String, pageSigner: WebResumeSigner?) -> String {
     let tree = render()
     pageTree = tree
     sentPath = presenter.path.description
@@ -174,8 +180,8 @@ public final class WebSession {
     if let focus = context.focus {
       attributes += " data-focus=\"\(HTMLEscaping.attribute(focus))\""
     }
-    if let resumeSigner {
-      let (state, token) = nextToken(resumeSigner)
+    if let signer = resumeSigner ?? pageSigner {
+      let (state, token) = nextToken(signer)
       sentResume = state
       attributes += " data-resume=\"\(HTMLEscaping.attribute(token))\""
     }

@@ -159,12 +159,37 @@ public final class WebSessionRegistry {
     case busy
   }
 
+  /// What a page's session does between the page's answer and its socket.
+  public enum FirstRender: Equatable, Sendable {
+    /// The page is drawn by a session made for it and closed as soon as the page is drawn; the
+    /// page carries a signed resume token, and its socket's hello rebuilds the session from
+    /// it (as a server of a cluster rebuilds another's). A page nobody connects to costs
+    /// nothing once answered: a flood of page loads holds no session. The price: a page's
+    /// first loads run twice (for the answer, and again for the socket), and the socket's
+    /// first message redraws the whole app.
+    case stateless
+    /// The page's session waits up to ``WebSessionRegistry/unclaimedLifetime`` for its
+    /// socket, which takes it over: first loads run once and the socket is sent only what
+    /// changed since the page, but every page load holds a whole session until its socket
+    /// comes or the wait ends.
+    case held
+  }
+
+  /// What a page's session does until its socket comes (``FirstRender``).
+  public let firstRender: FirstRender
+  /// Signs the token a ``FirstRender/stateless`` page carries when there is no
+  /// ``resumeSigner``: a key of this registry's own, random, that no other server knows, whose
+  /// tokens live a ``gracePeriod`` (a page whose session has expired is older than that, and
+  /// loads its address anew).
+  private let pageSigner: WebResumeSigner?
+
   /// The most sessions open at once; a page beyond it gets 503.
   public let capacity: Int
   /// How long a session outlives its socket.
   public let gracePeriod: Duration
-  /// How long a page's session waits for its first socket: a page nobody connects to (a
-  /// crawler, a flood of requests) costs its session this long, not a grace period.
+  /// How long a ``FirstRender/held`` page's session waits for its first socket: a page
+  /// nobody connects to (a crawler, a flood of requests) costs its session this long, not a
+  /// grace period.
   public let unclaimedLifetime: Duration
   /// How long a new page waits for its screens' first loads before it is served: within it,
   /// the page shows their data; past it, the page is served with their spinners and the data
@@ -218,8 +243,11 @@ public final class WebSessionRegistry {
   ///   - app: The app every session runs.
   ///   - capacity: The most sessions open at once.
   ///   - gracePeriod: How long a session outlives its socket.
-  ///   - unclaimedLifetime: How long a page's session waits for its first socket.
-  ///   - unclaimedPerAddress: The most pages one address may have waiting for their socket.
+  ///   - firstRender: What a page's session does until its socket comes: closed as soon as
+  ///     the page is drawn (``FirstRender/stateless``, the default) or held for it.
+  ///   - unclaimedLifetime: How long a held page's session waits for its first socket.
+  ///   - unclaimedPerAddress: The most pages one address may have being drawn or (held)
+  ///     waiting for their socket.
   ///   - appearanceWait: How long a new page waits for its screens' first loads (see
   ///     ``appearanceWait``).
   ///   - resumeSigner: The cluster's shared signer: with it, a page whose session lives on
@@ -227,6 +255,7 @@ public final class WebSessionRegistry {
   ///   - clock: The clock that times the grace period.
   public init<C: Clock<Duration>>(
     app: WebApp, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
+    firstRender: FirstRender = .stateless,
     unclaimedLifetime: Duration = .seconds(10), unclaimedPerAddress: Int = 20,
     appearanceWait: Duration = .seconds(1), resumeSigner: WebResumeSigner? = nil,
     clock: C = ContinuousClock()
@@ -234,6 +263,10 @@ public final class WebSessionRegistry {
     self.app = app
     self.unclaimedPerAddress = max(1, unclaimedPerAddress)
     self.resumeSigner = resumeSigner
+    self.firstRender = firstRender
+    pageSigner =
+      firstRender == .stateless && resumeSigner == nil
+      ? Self.ownSigner(maximumAge: gracePeriod) : nil
     self.capacity = capacity
     self.gracePeriod = gracePeriod
     self.unclaimedLifetime = min(unclaimedLifetime, gracePeriod)
@@ -301,9 +334,21 @@ public final class WebSessionRegistry {
         html: Self.notFoundPage(path: path, reason: error.description, appTitle: app.title))
     }
     await session.waitForAppearance(timeout: appearanceWait)
-    scheduleExpiry(id, after: unclaimedLifetime)  // a page nobody connects to is soon gone
-    let html = session.document(script: "/tether.js", style: "/tether.css")
-    return .page(html: html, sessionID: id)
+    switch firstRender {
+    case .stateless:
+      // The page carries all its socket needs (its secret and state, signed): nothing waits.
+      let html = session.document(
+        script: "/tether.js", style: "/tether.css", pageSigner: pageSigner)
+      if sessions[id]?.session === session {
+        sessions[id] = nil
+        session.close()
+      }
+      return .page(html: html, sessionID: id)
+    case .held:
+      scheduleExpiry(id, after: unclaimedLifetime)  // a page nobody connects to is soon gone
+      let html = session.document(script: "/tether.js", style: "/tether.css")
+      return .page(html: html, sessionID: id)
+    }
   }
 
   /// Makes sure session `id` is here in the state of the page's newest resume token: the
@@ -322,10 +367,12 @@ public final class WebSessionRegistry {
   ///   - token: The page's newest resume token.
   /// - Returns: Whether the session was here already or rebuilt, or why the token was refused.
   public func resume(_ id: String, token: String) async -> ResumeOutcome {
-    guard let resumeSigner else { return sessions[id] != nil ? .held : .refused(.notEnabled) }
+    guard let verifier = resumeSigner ?? pageSigner else {
+      return sessions[id] != nil ? .held : .refused(.notEnabled)
+    }
     let state: WebResumeState
     do {
-      state = try resumeSigner.verify(token)
+      state = try verifier.verify(token)
     } catch {
       return .refused(error)
     }
@@ -383,6 +430,20 @@ public final class WebSessionRegistry {
     }
     sessions[id] = Entry(session: made.session, tracking: tracking)
     return .success(made.session)
+  }
+
+  /// Whether a page's hello may carry a resume token this registry reads
+  /// (``resume(_:token:)``): with a ``resumeSigner``, or for ``FirstRender/stateless`` pages.
+  public var readsResumeTokens: Bool { resumeSigner != nil || pageSigner != nil }
+
+  /// A signer under 32 random bytes of this process's own.
+  private static func ownSigner(maximumAge: Duration) -> WebResumeSigner? {
+    var generator = SystemRandomNumberGenerator()
+    let bytes = (0..<WebResumeKey.minimumLength).map { _ in
+      UInt8.random(in: 0...255, using: &generator)
+    }
+    guard let key = try? WebResumeKey(builtInHMACSHA256: bytes) else { return nil }
+    return WebResumeSigner(keys: [key], maximumAge: max(maximumAge, .seconds(10)))
   }
 
   /// The open session with `id`, if any.
