@@ -45,7 +45,7 @@ private func oneRowChange(
   signer: WebResumeSigner?, scenario: String
 ) async -> (page: String, message: String) {
   let registry = WebSessionRegistry(
-    services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
+    services: .bundled(thumbnailDelay: .zero), firstRender: .held, resumeSigner: signer)
   defer { registry.closeAll() }
   let (id, page) = await openGallery(registry, scenario: scenario)
   var sent: [String] = []
@@ -81,7 +81,7 @@ func runW2(_ bench: Bench, sessions count: Int = 200) async {
     let before = allocatedBytes() ?? 0
     do {
       let registry = WebSessionRegistry(
-        services: .bundled(thumbnailDelay: .zero), capacity: count)
+        services: .bundled(thumbnailDelay: .zero), capacity: count, firstRender: .held)
       for _ in 0..<count {
         let (id, _) = await openGallery(registry, scenario: scenario)
         guard registry.attach(id, resync: false, send: { _ in }) != nil else {
@@ -114,6 +114,29 @@ func runW2(_ bench: Bench, sessions count: Int = 200) async {
   bench.record(
     scenario, "Tether WebSession (Gallery, connected)", samples: samples, unit: "bytes",
     note: "after closing all: \(worst / 1024) KiB left at most")
+  // What a page costs before its socket connects: the default first render closes the page's
+  // session once the page is drawn (the socket rebuilds it from the page's token).
+  var pages: [Double] = []
+  for round in 0..<(2 + bench.repetitions) {
+    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero), capacity: count)
+    let before = allocatedBytes() ?? 0
+    var served: [String] = []
+    for _ in 0..<count {
+      guard case .page(let html, _) = await registry.page(for: "/gallery") else {
+        invalid("\(scenario): no stateless Gallery page")
+      }
+      served.append(html)
+    }
+    for _ in 0..<100 { await Task.yield() }
+    let after = allocatedBytes() ?? 0
+    guard registry.count == 0 else { invalid("\(scenario): a stateless page held its session") }
+    bench.checksum &+= served.count
+    served.removeAll()
+    if round >= 2 { pages.append(Double(after - before) / Double(count)) }
+  }
+  bench.record(
+    scenario, "a page served, no socket yet (stateless)", samples: pages, unit: "bytes",
+    note: "the HTML it answered freed too; 0 sessions held")
 }
 
 /// W2's parts: where an idle Gallery session's heap goes. Each part is measured on 200 fresh
@@ -136,7 +159,7 @@ func runW2Parts(_ bench: Bench, count: Int = 200) async {
     do {
       let before = allocatedBytes() ?? 0
       let registry = WebSessionRegistry(
-        services: .bundled(thumbnailDelay: .zero), capacity: count)
+        services: .bundled(thumbnailDelay: .zero), capacity: count, firstRender: .held)
       for _ in 0..<count {
         guard case .page = await registry.page(for: "/") else {
           invalid("\(scenario): no home page")
@@ -402,7 +425,7 @@ func runW5(_ bench: Bench, trials count: Int) async {
 /// W5's bytes: a TodoMVC session in process, one character typed, then Enter.
 @MainActor
 private func w5Bytes(_ bench: Bench, scenario: String) async {
-  let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+  let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero), firstRender: .held)
   defer { registry.closeAll() }
   guard case .page(_, let id) = await registry.page(for: "/todos", client: WebClient(id: "b"))
   else { invalid("\(scenario): no TodoMVC page") }

@@ -173,6 +173,9 @@
     /// screen shows, 503 when full). Every answer, the app's routes' included, carries
     /// ``securityHeaders``; a request for a host `allowedHosts` does not name gets 421.
     ///
+    /// To mount Tether in an app of your own (its own request context, its middleware, under a
+    /// path prefix), use ``TetherWebRoutes`` instead.
+    ///
     /// - Parameters:
     ///   - router: The router.
     ///   - registry: The sessions.
@@ -187,75 +190,18 @@
       trustedProxies: Set<String> = [], logger: Logger,
       routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
     ) {
-      let addressing = WebConnectionLimits(trustedProxies: trustedProxies)
+      // At the root, the headers and the host check cover the whole router: the app's own
+      // routes and the router's 404 too.
       router.add(middleware: SecurityMiddleware(allowedHosts: allowedHosts))
-      router.get("health") { _, _ in "ok" }
-      // HEAD answers as GET would, with no body; a page's makes no session, so it says only
-      // that pages are HTML, not whether a screen has the path.
-      router.head("health") { _, _ in headOnly(type: "text/plain; charset=utf-8") }
-      router.head(RouterPath(scriptPath)) { _, _ in
-        headOnly(type: "text/javascript; charset=utf-8")
-      }
-      router.head(RouterPath(stylePath)) { _, _ in headOnly(type: "text/css; charset=utf-8") }
-      router.get(RouterPath(scriptPath)) { _, _ in
-        asset(WebAssets.script, type: "text/javascript; charset=utf-8")
-      }
-      router.get(RouterPath(stylePath)) { _, _ in
-        asset(WebAssets.style, type: "text/css; charset=utf-8")
-      }
-      router.ws(
-        "ws",
-        shouldUpgrade: { request, _ in
-          // Only this server's own pages may connect: a page elsewhere cannot drive a session,
-          // nor one whose name was pointed at this machine (its Origin matches its Host).
-          isSameOrigin(request) && allowedHosts.allows(request.head.authority)
-            ? .upgrade([:]) : .dontUpgrade
-        },
-        onUpgrade: { inbound, outbound, context in
-          let session = SocketSession(
-            registry: registry,
-            id: context.request.uri.queryParameters["session"].map(String.init)
-              ?? "", resync: context.request.uri.queryParameters["resync"] != nil,
-            logger: logger)
-          try await withGracefulShutdownHandler {
-            try await session.run(inbound: inbound, outbound: outbound)
-          } onGracefulShutdown: {
-            Task { try? await outbound.close(.goingAway, reason: "server stopping") }
-          }
-        })
+      let tether = TetherWebRoutes<BasicWebSocketRequestContext>(
+        registry: registry, allowedHosts: allowedHosts, trustedProxies: trustedProxies,
+        logger: logger)
+      tether.addFixedRoutes(to: router)
       routes(router)
-      let pageHandler: @Sendable (Request, BasicWebSocketRequestContext) async -> Response = {
-        request, _ in
-        // The browser's id, from its cookie, or a new one the response gives it: its own data
-        // (a list kept per browser) is found again on a reload and on any server.
-        let known = request.headers[.cookie].flatMap(WebClient.id(inCookieHeader:))
-        let client = WebClient(id: known ?? WebClient.newID())
-        let setCookie = known == nil ? client.id.map(WebClient.setCookie(id:)) : nil
-        let address = addressing.clientAddress(of: request)
-        switch await registry.page(for: request.uri.path, client: client, address: address) {
-        case .page(let html, _):
-          return page(html, status: .ok, setCookie: setCookie)
-        case .notFound(let html):
-          return page(html, status: .notFound)
-        case .full:
-          return page(
-            "<!doctype html><p>This site is full; try again in a minute.</p>",
-            status: .serviceUnavailable)
-        case .busy:
-          var response = page(
-            "<!doctype html><p>Too many pages opened at once; try again in a few seconds.</p>",
-            status: .tooManyRequests)
-          response.headers[.retryAfter] = "10"
-          return response
-        }
-      }
-      router.get("/", use: pageHandler)
-      router.get("**", use: pageHandler)
-      router.head("/") { _, _ in headOnly(type: "text/html; charset=utf-8", cache: "no-store") }
-      router.head("**") { _, _ in headOnly(type: "text/html; charset=utf-8", cache: "no-store") }
+      tether.addPageRoutes(to: router)
     }
 
-    private static func headOnly(type: String, cache: String = "no-cache") -> Response {
+    static func headOnly(type: String, cache: String = "no-cache") -> Response {
       Response(status: .ok, headers: [.contentType: type, .cacheControl: cache])
     }
 
@@ -312,13 +258,13 @@
       return origin == "http://\(host)" || origin == "https://\(host)"
     }
 
-    private static func asset(_ text: String, type: String) -> Response {
+    static func asset(_ text: String, type: String) -> Response {
       Response(
         status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
-    private static func page(
+    static func page(
       _ html: String, status: HTTPResponse.Status, setCookie: String? = nil
     ) -> Response {
       var headers: HTTPFields = [
@@ -399,7 +345,7 @@
 
   /// Refuses a request for a host the server does not answer to (421), and adds
   /// ``TetherWebServer/securityHeaders`` to every answer.
-  private struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
+  struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     let allowedHosts: WebHostAllowlist
 
     func handle(
@@ -428,7 +374,7 @@
 
   /// One page's socket: resumes or finds its session, attaches, routes messages both ways,
   /// detaches.
-  private struct SocketSession: Sendable {
+  struct SocketSession: Sendable {
     let registry: WebSessionRegistry
     let id: String
     let resync: Bool

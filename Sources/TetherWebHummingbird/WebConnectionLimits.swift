@@ -68,6 +68,11 @@
     /// trusted proxy, the last address in the `X-Forwarded-For` the proxy appended. `nil`
     /// for a request that did not come through ``TetherWebServer``'s own connections.
     func clientAddress(of request: Request) -> String? {
+      Self.clientAddress(of: request, trustedProxies: trustedProxies)
+    }
+
+    /// The address a request comes from, believing only `trustedProxies`' `X-Forwarded-For`.
+    static func clientAddress(of request: Request, trustedProxies: Set<String>) -> String? {
       guard let field = PeerAddress.field, let peer = request.headers[field] else { return nil }
       guard trustedProxies.contains(peer), let name = HTTPFields.Element.Name("X-Forwarded-For"),
         let forwarded = request.headers[values: name].last?.split(separator: ",").last

@@ -47,8 +47,10 @@ final class FruitRowsFlow: FlowController {
     let first = String(html[start.upperBound...].prefix { $0 != "\"" })
     var sent: [String] = []
     let connection = registry.attach(id, resync: false, send: { sent.append($0) }, close: {})
-    await registry.receive(id, connection: connection ?? 0, #"{"type":"key","key":"ArrowDown"}"#)
-    await registry.receive(id, connection: connection ?? 0, #"{"type":"key","key":"ArrowDown"}"#)
+    _ = await registry.receive(
+      id, connection: connection ?? 0, #"{"type":"key","key":"ArrowDown"}"#)
+    _ = await registry.receive(
+      id, connection: connection ?? 0, #"{"type":"key","key":"ArrowDown"}"#)
     let newest = try #require(sent.compactMap(token(in:)).last)
     #expect(try #require(signer).verify(newest).selections == ["3"])
     let session = try #require(registry.session(id))

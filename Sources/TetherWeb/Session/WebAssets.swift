@@ -12,6 +12,9 @@ public enum WebAssets {
       let resume = document.currentScript.dataset.resume || null;
       // What the server focuses on the page it served.
       const firstFocus = document.currentScript.dataset.focus;
+      // The path the app is mounted at ("" at the root, "/app" under a prefix): the socket and
+      // every page address are under it; the server's paths are not.
+      const base = document.currentScript.dataset.base || "";
       // Gestures not yet acknowledged — made while the socket was down, or sent to a server
       // that may have died before keeping what they did — sent (again) on each connection.
       // Each has a number; a server skips one it has handled.
@@ -42,7 +45,7 @@ public enum WebAssets {
       function connect(resync) {
         const scheme = location.protocol === "https:" ? "wss" : "ws";
         const query = "session=" + encodeURIComponent(session) + (resync ? "&resync=1" : "");
-        socket = new WebSocket(scheme + "://" + location.host + "/ws?" + query);
+        socket = new WebSocket(scheme + "://" + location.host + base + "/ws?" + query);
         socket.onopen = () => {
           retries = 0;
           const hello = { type: "hello", secret: secret };
@@ -145,8 +148,8 @@ public enum WebAssets {
             if (caret && now.setSelectionRange) now.setSelectionRange(caret[0], caret[1]);
           }
         }
-        if (message.path && message.path !== location.pathname) {
-          history.pushState(null, "", message.path);
+        if (message.path && base + message.path !== location.pathname) {
+          history.pushState(null, "", base + message.path);
         }
         if (message.title) document.title = message.title;
         // A reconnect redraws the whole app: the page stays where the reader had scrolled it,
@@ -218,7 +221,8 @@ public enum WebAssets {
         event.preventDefault();
         send({ type: "key", key: event.key });
       });
-      window.addEventListener("popstate", () => send({ type: "navigate", path: location.pathname }));
+      window.addEventListener("popstate", () =>
+        send({ type: "navigate", path: location.pathname.slice(base.length) || "/" }));
       window.addEventListener("pagehide", () => { leaving = true; if (socket) socket.close(); });
       window.addEventListener("pageshow", (event) => {
         // Restored from the back-forward cache: the socket was closed; resume the session.

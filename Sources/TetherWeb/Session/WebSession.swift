@@ -165,18 +165,22 @@ public final class WebSession {
   ///   - style: The style sheet's URL.
   /// - Returns: The document.
   public func document(script: String, style: String) -> String {
-    document(script: script, style: style, pageSigner: nil)
+    document(script: script, style: style, base: "", pageSigner: nil)
   }
 
   /// The whole page, with a token signed by `pageSigner` when the session has no resume
-  /// signer of its own: a stateless page's socket rebuilds the session from it.
-  func document(script: String, style: String, pageSigner: WebResumeSigner?) -> String {
+  /// signer of its own: a stateless page's socket rebuilds the session from it. `base` is the
+  /// path the app is mounted at ("" at the root): the page's socket and addresses are under it.
+  func document(
+    script: String, style: String, base: String, pageSigner: WebResumeSigner?
+  ) -> String {
     let tree = render()
     pageTree = tree
     sentPath = presenter.path.description
     sentTitle = pageTitle
     sentFocus = context.focus
     var attributes = " data-secret=\"\(HTMLEscaping.attribute(secret))\""
+    if !base.isEmpty { attributes += " data-base=\"\(HTMLEscaping.attribute(base))\"" }
     if let focus = context.focus {
       attributes += " data-focus=\"\(HTMLEscaping.attribute(focus))\""
     }

@@ -305,9 +305,12 @@ public final class WebSessionRegistry {
   ///   - client: The browser asking, as the server knows it.
   ///   - address: The network address asking, if known: it may have at most
   ///     ``unclaimedPerAddress`` pages waiting for their socket.
+  ///   - base: The path the app is mounted at: `""` at the server's root, or a prefix such as
+  ///     `/app`, under which the page loads its script and style, opens its socket (`/app/ws`)
+  ///     and shows its addresses. `path` is the part after it.
   /// - Returns: The page or why there is none.
   public func page(
-    for path: String, client: WebClient = WebClient(), address: String? = nil
+    for path: String, client: WebClient = WebClient(), address: String? = nil, base: String = ""
   ) async -> PageResult {
     guard sessions.count + reserved < capacity else { return .full }
     if let address {
@@ -331,14 +334,16 @@ public final class WebSessionRegistry {
     case .success(let made): session = made
     case .failure(let error):
       return .notFound(
-        html: Self.notFoundPage(path: path, reason: error.description, appTitle: app.title))
+        html: Self.notFoundPage(
+          path: path, reason: error.description, appTitle: app.title, base: base))
     }
     await session.waitForAppearance(timeout: appearanceWait)
     switch firstRender {
     case .stateless:
       // The page carries all its socket needs (its secret and state, signed): nothing waits.
       let html = session.document(
-        script: "/tether.js", style: "/tether.css", pageSigner: pageSigner)
+        script: base + "/tether.js", style: base + "/tether.css", base: base,
+        pageSigner: pageSigner)
       if sessions[id]?.session === session {
         sessions[id] = nil
         session.close()
@@ -346,7 +351,8 @@ public final class WebSessionRegistry {
       return .page(html: html, sessionID: id)
     case .held:
       scheduleExpiry(id, after: unclaimedLifetime)  // a page nobody connects to is soon gone
-      let html = session.document(script: "/tether.js", style: "/tether.css")
+      let html = session.document(
+        script: base + "/tether.js", style: base + "/tether.css", base: base, pageSigner: nil)
       return .page(html: html, sessionID: id)
     }
   }
@@ -566,16 +572,18 @@ public final class WebSessionRegistry {
     }.joined()
   }
 
-  static func notFoundPage(path: String, reason: String, appTitle: String) -> String {
+  static func notFoundPage(
+    path: String, reason: String, appTitle: String, base: String = ""
+  ) -> String {
     """
     <!doctype html>
     <html lang="en"><head><meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Not found · \(HTMLEscaping.text(appTitle))</title>
-    <link rel="stylesheet" href="/tether.css">
+    <link rel="stylesheet" href="\(HTMLEscaping.attribute(base))/tether.css">
     </head><body><div id="app"><header><h1>Page not found</h1></header>
     <main><p>\(HTMLEscaping.text(path)): \(HTMLEscaping.text(reason))</p>
-    <p><a href="/">Go to the home page</a></p></main></div></body></html>
+    <p><a href="\(HTMLEscaping.attribute(base))/">Go to the home page</a></p></main></div></body></html>
     """
   }
 }

@@ -1,0 +1,130 @@
+#if WebServer
+  import Hummingbird
+  import HummingbirdTesting
+  import HummingbirdWebSocket
+  import Logging
+  import Testing
+  import Tether
+  import TetherFlow
+  import TetherWeb
+
+  @testable import TetherWebHummingbird
+
+  /// An app's own request context: what it knows of a request beside Hummingbird's.
+  struct AppRequestContext: RequestContext, WebSocketRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let webSocket: WebSocketHandlerReference<Self>
+    var user: String?
+
+    init(source: ApplicationRequestContextSource) {
+      coreContext = .init(source: source)
+      webSocket = .init()
+    }
+  }
+
+  /// The app's own middleware: names the user and marks every answer it saw.
+  struct AppMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    func handle(
+      _ request: Request, context: AppRequestContext,
+      next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+      var context = context
+      context.user = "ada"
+      var response = try await next(request, context)
+      if let name = HTTPFields.Element.Name("X-App") { response.headers[name] = context.user }
+      return response
+    }
+  }
+
+  @MainActor
+  final class GreetingFlow: FlowController {
+    func start(on navigator: any Navigator<String>) -> Screen<String> {
+      Screen("Hello from Tether", title: "Greeting", owner: self)
+    }
+  }
+
+  /// Finding 10 of the attack run: the integration was fixed to Hummingbird's basic context
+  /// and to root paths, so an app with its own context, middleware or a prefix could not use
+  /// it. `TetherWebRoutes` mounts under a prefix in an app of its own.
+  @MainActor
+  @Suite struct MountedRoutesTests {
+    /// The test client's requests name `localhost`, one of loopback's names.
+    private func application(
+      allowedHosts: WebHostAllowlist = WebHostAllowlist(binding: "127.0.0.1")
+    ) -> some ApplicationProtocol {
+      let app = WebApp(title: "Mounted", rootFlow: { GreetingFlow() }) { screen in
+        Label(screen.destination)
+      }
+      let registry = WebSessionRegistry(app: app, appearanceWait: .zero)
+      let router = Router(context: AppRequestContext.self)
+      router.add(middleware: AppMiddleware())
+      router.get("api/ping") { _, _ in "pong" }
+      TetherWebRoutes<AppRequestContext>(
+        registry: registry, mountedAt: "/app/", allowedHosts: allowedHosts,
+        logger: Logger(label: "test")
+      ).add(to: router)
+      return Application(
+        router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+        configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    @Test func pagesAssetsAndTheSocketAreUnderThePrefix() async throws {
+      try await application().test(.router) { client in
+        let page = try await client.execute(uri: "/app", method: .get)
+        #expect(page.status == .ok)
+        let html = String(buffer: page.body)
+        #expect(html.contains("Hello from Tether"))
+        #expect(
+          html.contains(#"src="/app/tether.js""#) && html.contains(#"href="/app/tether.css""#))
+        #expect(html.contains(#"data-base="/app""#), "the page opens its socket under the prefix")
+        #expect(page.headers[.contentSecurityPolicy] != nil, "Tether's routes carry its headers")
+        #expect(
+          page.headers[HTTPFields.Element.Name("X-App")!] == "ada", "the app's middleware ran")
+
+        let deep = try await client.execute(uri: "/app/", method: .get)
+        #expect(deep.status == .ok)
+        let missing = try await client.execute(uri: "/app/nowhere", method: .get)
+        #expect(missing.status == .notFound)
+        #expect(String(buffer: missing.body).contains(#"href="/app/""#))
+        let script = try await client.execute(uri: "/app/tether.js", method: .get)
+        #expect(script.status == .ok && String(buffer: script.body).contains("dataset.base"))
+        let health = try await client.execute(uri: "/app/health", method: .get)
+        #expect(String(buffer: health.body) == "ok")
+        // The socket's route is there: a request from no page of this server is not upgraded.
+        let socket = try await client.execute(uri: "/app/ws", method: .get)
+        #expect(socket.status == .methodNotAllowed)
+      }
+    }
+
+    @Test func theRestOfTheAppIsLeftAsItIs() async throws {
+      try await application().test(.router) { client in
+        let ping = try await client.execute(uri: "/api/ping", method: .get)
+        #expect(String(buffer: ping.body) == "pong")
+        #expect(ping.headers[.contentSecurityPolicy] == nil, "the app's routes are its own")
+        let outside = try await client.execute(uri: "/gallery", method: .get)
+        #expect(outside.status == .notFound, "no page outside the prefix")
+        let root = try await client.execute(uri: "/tether.js", method: .get)
+        #expect(root.status == .notFound)
+      }
+    }
+
+    @Test func aRebindingHostIsRefusedUnderThePrefix() async throws {
+      // A server that answers to example.com only: a request naming localhost is refused.
+      try await application(allowedHosts: WebHostAllowlist(["example.com"])).test(.router) {
+        client in
+        let page = try await client.execute(uri: "/app", method: .get)
+        #expect(page.status == .misdirectedRequest)
+        let ping = try await client.execute(uri: "/api/ping", method: .get)
+        #expect(ping.status == .ok, "the app's own routes decide for themselves")
+      }
+    }
+
+    @Test func aPrefixIsNormalized() {
+      #expect(TetherWebRoutes<AppRequestContext>.normalized("app/") == "/app")
+      #expect(TetherWebRoutes<AppRequestContext>.normalized("/a//b/") == "/a/b")
+      #expect(TetherWebRoutes<AppRequestContext>.normalized("/") == "")
+      #expect(TetherWebRoutes<AppRequestContext>.normalized("") == "")
+    }
+  }
+#endif
