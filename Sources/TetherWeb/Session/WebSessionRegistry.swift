@@ -294,7 +294,16 @@ public final class WebSessionRegistry {
   private func track(_ object: AnyObject) {
     let id = ObjectIdentifier(object)
     if shownObjects[id]?.object !== object { shownObjects[id] = WeakObject(object: object) }
+    // Entries of freed objects are dropped whenever the table has doubled since, so a server
+    // that never reads ``liveObjects`` does not keep one per page it ever served.
+    if shownObjects.count > pruneAt {
+      shownObjects = shownObjects.filter { $0.value.object != nil }
+      pruneAt = max(256, shownObjects.count * 2)
+    }
   }
+
+  /// The size of ``shownObjects`` at which it is next pruned.
+  private var pruneAt = 256
 
   /// A new session showing `path`, and its page; the 404 page for a path that names no screen.
   /// The page is served once its screens' first loads have landed, or ``appearanceWait``
