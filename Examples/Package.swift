@@ -45,6 +45,7 @@ let package = Package(
     .executable(name: "showcase-cluster", targets: ["showcase-cluster"]),
     .executable(name: "counter-article", targets: ["counter-article"]),
     .executable(name: "forms-article", targets: ["forms-article"]),
+    .executable(name: "hummingbird-ws-close", targets: ["hummingbird-ws-close"]),
   ],
   dependencies: [
     .package(name: "Tether", path: "..", traits: ["WebServer"]),
@@ -243,6 +244,20 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "ShowcaseLoad",
+      swiftSettings: swiftSettings
+    ),
+
+    // Hummingbird alone, one WebSocket route that closes every socket: the memory a closed
+    // socket leaves is measured against it (WebSecurityTests), and it reproduces it upstream.
+    .executableTarget(
+      name: "hummingbird-ws-close",
+      dependencies: [
+        "HeapStatistics",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "HummingbirdWebSocketClose",
       swiftSettings: swiftSettings
     ),
 

@@ -1,0 +1,29 @@
+// A Hummingbird app with one WebSocket route that closes every socket at once, and its heap
+// in use at `/heap`: the smallest server that shows the memory a closed WebSocket leaves
+// behind, with no Tether in it. `WebSecurityTests` compares it with the showcase; it is also
+// the reproduction to report upstream:
+//
+//   swift run --package-path Examples hummingbird-ws-close   # prints its address
+//   then open and let the server close 3,000 sockets at /ws, reading /heap before and after.
+import Foundation
+import HeapStatistics
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+
+var logger = Logger(label: "hummingbird-ws-close")
+logger.logLevel = .critical
+let router = Router(context: BasicWebSocketRequestContext.self)
+router.get("heap") { _, _ in "\(heap_statistics_bytes_in_use())" }
+router.ws("ws") { _, outbound, _ in
+  try await outbound.close(.unknown(4404), reason: "")
+}
+let app = Application(
+  router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+  configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+  onServerRunning: { channel in
+    FileHandle.standardOutput.write(
+      Data("http://127.0.0.1:\(channel.localAddress?.port ?? 0)\n".utf8))
+  },
+  logger: logger)
+try await app.runService()
