@@ -258,6 +258,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "HummingbirdWebSocketClose",
+      exclude: ["REPORT.md"],
       swiftSettings: swiftSettings
     ),
 

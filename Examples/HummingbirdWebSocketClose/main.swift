@@ -1,10 +1,11 @@
-// A Hummingbird app with one WebSocket route that closes every socket at once, and its heap
-// in use at `/heap`: the smallest server that shows the memory a closed WebSocket leaves
-// behind, with no Tether in it. `WebSecurityTests` compares it with the showcase; it is also
-// the reproduction to report upstream:
+// A Hummingbird app whose WebSocket routes close every socket (at once, or after one
+// message), and its heap in use at `/heap`: the smallest server that shows the memory a closed
+// WebSocket leaves behind, with no Tether in it. `WebSecurityTests` compares it with the
+// showcase; it is also the reproduction to report upstream:
 //
 //   swift run --package-path Examples hummingbird-ws-close   # prints its address
-//   then open and let the server close 3,000 sockets at /ws, reading /heap before and after.
+//   then let the server close 3,000 sockets at /ws-read, reading /heap before and after
+//   (REPORT.md has the steps and the figures).
 import Foundation
 import HeapStatistics
 import Hummingbird
@@ -16,6 +17,12 @@ logger.logLevel = .critical
 let router = Router(context: BasicWebSocketRequestContext.self)
 router.get("heap") { _, _ in "\(heap_statistics_bytes_in_use())" }
 router.ws("ws") { _, outbound, _ in
+  try await outbound.close(.unknown(4404), reason: "")
+}
+// The same after reading one message, as a server that waits for a hello does.
+router.ws("ws-read") { inbound, outbound, _ in
+  var messages = inbound.messages(maxSize: 4_096).makeAsyncIterator()
+  _ = try await messages.next()
   try await outbound.close(.unknown(4404), reason: "")
 }
 let app = Application(
