@@ -1,6 +1,6 @@
 // A Hummingbird app whose WebSocket routes close every socket (at once, or after one
-// message), and its heap in use at `/heap`: the smallest server that shows the memory a closed
-// WebSocket leaves behind, with no Tether in it. `WebSecurityTests` compares it with the
+// message) or hold it open (`/ws-hold`), and its heap in use at `/heap`: the smallest server
+// that shows the memory a closed or an idle WebSocket costs, with no Tether in it. `WebSecurityTests` compares it with the
 // showcase; it is also the reproduction to report upstream:
 //
 //   swift run --package-path Examples hummingbird-ws-close   # prints its address
@@ -18,6 +18,10 @@ let router = Router(context: BasicWebSocketRequestContext.self)
 router.get("heap") { _, _ in "\(heap_statistics_bytes_in_use())" }
 router.ws("ws") { _, outbound, _ in
   try await outbound.close(.unknown(4404), reason: "")
+}
+// Open until the client closes it: what an idle socket costs.
+router.ws("ws-hold") { inbound, _, _ in
+  for try await _ in inbound.messages(maxSize: 4_096) {}
 }
 // The same after reading one message, as a server that waits for a hello does.
 router.ws("ws-read") { inbound, outbound, _ in

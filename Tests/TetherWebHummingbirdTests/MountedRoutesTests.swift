@@ -120,6 +120,29 @@
       }
     }
 
+    @Test func mountedAtTheRootTheyAreTheServersOwnPaths() async throws {
+      let app = WebApp(title: "Root", rootFlow: { GreetingFlow() }) { screen in
+        Label(screen.destination)
+      }
+      let registry = WebSessionRegistry(app: app, appearanceWait: .zero)
+      let router = Router(context: AppRequestContext.self)
+      TetherWebRoutes<AppRequestContext>(registry: registry, logger: Logger(label: "test"))
+        .add(to: router)
+      let application = Application(
+        router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+        configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+      try await application.test(.router) { client in
+        let page = try await client.execute(uri: "/", method: .get)
+        let html = String(buffer: page.body)
+        #expect(page.status == .ok && html.contains(#"src="/tether.js""#))
+        #expect(!html.contains("data-base"), "no prefix to name")
+        let deep = try await client.execute(uri: "/anything", method: .get)
+        #expect(deep.status == .notFound, "a path no screen shows")
+        let script = try await client.execute(uri: "/tether.js", method: .get)
+        #expect(script.status == .ok)
+      }
+    }
+
     @Test func aPrefixIsNormalized() {
       #expect(TetherWebRoutes<AppRequestContext>.normalized("app/") == "/app")
       #expect(TetherWebRoutes<AppRequestContext>.normalized("/a//b/") == "/a/b")
