@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -92,7 +93,7 @@ public struct HTTPClient: Sendable {
     let data: Data
     let response: URLResponse
     do {
-      (data, response) = try await session.data(for: request)
+      (data, response) = try await fetch(request)
     } catch let error as URLError where error.code == .timedOut {
       throw .timedOut
     } catch {
@@ -107,5 +108,50 @@ public struct HTTPClient: Sendable {
     case 500..<600: throw .serverError(status: http.statusCode)
     default: throw .unexpectedStatus(http.statusCode)
     }
+  }
+
+  /// The body and response for `request`, through the completion-handler form of a data task.
+  /// FoundationNetworking's `data(for:)` completes inline on the session's work queue, and two
+  /// of those in flight in one process were seen to deadlock (a test run hung with one thread
+  /// in each); here the answer comes on the session's delegate queue. Cancelling the calling
+  /// task cancels the request.
+  private func fetch(_ request: URLRequest) async throws -> (Data, URLResponse) {
+    let running = RunningTask()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let task = session.dataTask(with: request) { data, response, error in
+          if let data, let response {
+            continuation.resume(returning: (data, response))
+          } else {
+            continuation.resume(throwing: error ?? URLError(.unknown))
+          }
+        }
+        running.start(task)
+      }
+    } onCancel: {
+      running.cancel()
+    }
+  }
+}
+
+/// A data task and whether its caller was cancelled, whichever comes first.
+private final class RunningTask: Sendable {
+  private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+
+  func start(_ task: URLSessionDataTask) {
+    let cancelled = state.withLock { state in
+      state.task = task
+      return state.cancelled
+    }
+    if cancelled { task.cancel() }
+    task.resume()
+  }
+
+  func cancel() {
+    let task = state.withLock { state in
+      state.cancelled = true
+      return state.task
+    }
+    task?.cancel()
   }
 }

@@ -109,11 +109,9 @@ final class LineLog: Sendable {
 
 extension WebServerStats {
   /// One node's `/stats`, read directly (not through HAProxy).
+  /// Over a plain socket: FoundationNetworking's `URLSession.data(from:)` deadlocked with
+  /// another request in flight in this process once (a CI run hung with a thread in each).
   static func read(port: Int) async throws -> WebServerStats {
-    guard let url = URL(string: "http://127.0.0.1:\(port)/stats") else {
-      throw ClusterTestError(description: "no URL for port \(port)")
-    }
-    let (data, _) = try await URLSession.shared.data(from: url)
-    return try WebServerStats(json: String(decoding: data, as: UTF8.self))
+    try WebServerStats(json: RawHTTPResponse.get("/stats", port: port).body)
   }
 }

@@ -356,9 +356,8 @@ extension EndToEnd {
     }
 
     private func stats(_ showcase: WebShowcase) async throws -> (sessions: Int, heap: Int) {
-      let url = try #require(URL(string: showcase.url + "/stats"))
-      let (data, _) = try await URLSession.shared.data(from: url)
-      let stats = try WebServerStats(json: String(decoding: data, as: UTF8.self))
+      // A plain socket, not URLSession (see `WebServerStats.read(port:)`).
+      let stats = try WebServerStats(json: RawHTTPResponse.get("/stats", port: showcase.port).body)
       return (stats.sessions, stats.heapBytes ?? 0)
     }
 
