@@ -38,6 +38,7 @@ let package = Package(
     .library(name: "ShowcaseWebServer", targets: ["ShowcaseWebServer"]),
     .library(name: "ShowcaseBrowser", targets: ["ShowcaseBrowser"]),
     .library(name: "HeapStatistics", targets: ["HeapStatistics"]),
+    .library(name: "LoopbackClient", targets: ["LoopbackClient"]),
     .executable(name: "showcase", targets: ["showcase"]),
     .executable(name: "showcase-api", targets: ["showcase-api"]),
     .library(name: "FuzzProperties", targets: ["FuzzProperties"]),
@@ -235,11 +236,20 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // A blocking loopback client: HTTP, the WebSocket frames a page sends, a page's hello. The
+    // load tool and tether-bench drive servers with it.
+    .target(
+      name: "LoopbackClient",
+      dependencies: [.product(name: "TetherWeb", package: "Tether")],
+      path: "LoopbackClient",
+      swiftSettings: swiftSettings
+    ),
+
     // The web showcase under load and faults: `swift run -c release showcase-load`.
     .executableTarget(
       name: "showcase-load",
       dependencies: [
-        "Gallery", "ShowcaseWeb", "Todos", "TodosStorage",
+        "Gallery", "ShowcaseWeb", "Todos", "TodosStorage", "LoopbackClient",
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

@@ -31,12 +31,25 @@ while let argument = arguments.popFirst() {
       exit(2)
     }
     iterations = count
+  case "--serve":
+    // The child server of W6 and W7 (see ServerScenario.swift).
+    guard let name = arguments.popFirst(), let kind = ServedKind(rawValue: name) else {
+      FileHandle.standardError.write(
+        Data("error: --serve needs counter, showcase or hummingbird\n".utf8))
+      exit(2)
+    }
+    do {
+      try await serve(kind)
+    } catch {
+      FileHandle.standardError.write(Data("error: the \(name) server stopped: \(error)\n".utf8))
+      exit(1)
+    }
   case "--help", "-h":
     print(
       """
       usage: tether-bench [--json PATH] [--filter S1,S2,...] [--quick] [--iterations N]
         --json PATH    also write the results as JSON to PATH
-        --filter LIST  run only these scenarios (S1 to S10, W1 to W5)
+        --filter LIST  run only these scenarios (S1 to S10, W1 to W7)
         --quick        3 repetitions of 50 ms instead of 5 of 200 ms (smoke test, not figures)
         --iterations N exactly N operations per repetition, no calibration: fixed work for
                        `valgrind --tool=callgrind` instruction counts
@@ -92,6 +105,8 @@ if wants("W2") {
 if wants("W3") { runW3(bench) }
 if wants("W4") { await runW4(bench, keys: quick ? 40 : 200) }
 if wants("W5") { await runW5(bench, trials: quick ? 20 : 100) }
+if wants("W6") { await runW6(bench, gestures: quick ? 300 : 3_000) }
+if wants("W7") { await runW7(bench) }
 print("\nchecksum \(bench.checksum)")
 if let jsonPath {
   do {

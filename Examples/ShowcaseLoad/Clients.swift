@@ -1,61 +1,7 @@
 import Foundation
 import Gallery
+import LoopbackClient
 import TetherWeb
-
-/// The id of the session a page belongs to (its script's `data-session`).
-func sessionID(inPage html: String) -> String? {
-  guard let start = html.range(of: "data-session=\"") else { return nil }
-  let rest = html[start.upperBound...]
-  guard let end = rest.firstIndex(of: "\"") else { return nil }
-  return String(rest[..<end])
-}
-
-/// Opens a page and its session's socket, as a browser tab does.
-func openSession(port: Int) throws -> Connection {
-  try OpenedPage(port: port).socket
-}
-
-/// A page as a browser tab opens it: `GET path`, then its session's socket, whose first
-/// message is the page's hello: the session's secret and its resume token (through a balancer
-/// the socket may reach another node).
-struct OpenedPage {
-  let html: String
-  let sessionID: String
-  let secret: String
-  let token: String?
-  let socket: Connection
-
-  /// - Parameters:
-  ///   - port: The server's (or the balancer's) port.
-  ///   - path: The page's path.
-  ///   - cookie: The browser's `Cookie` header, if it has one.
-  /// - Throws: ``ConnectionError`` when the page or the socket cannot be had.
-  init(port: Int, path: String = "/", cookie: String? = nil) throws {
-    let source = LoadSources.next()
-    let (status, html) = try Connection(port: port, from: source).get(
-      path, port: port, cookie: cookie)
-    guard status == 200, let id = showcase_load.sessionID(inPage: html),
-      let secret = scriptAttribute("data-secret", inPage: html)
-    else {
-      throw ConnectionError.unexpectedStatus(request: "GET \(path)", status: status, body: "")
-    }
-    self.html = html
-    sessionID = id
-    self.secret = secret
-    token = resumeToken(inPage: html)
-    socket = try Connection(port: port, from: source)
-    try socket.upgrade("/ws?session=\(id)", port: port, cookie: cookie)
-    try socket.sendText(ClientMessage.hello(secret: secret, token: token).json)
-  }
-}
-
-/// The value of the page script's attribute `name`, such as `data-secret`.
-func scriptAttribute(_ name: String, inPage html: String) -> String? {
-  guard let start = html.range(of: "\(name)=\"") else { return nil }
-  let rest = html[start.upperBound...]
-  guard let end = rest.firstIndex(of: "\"") else { return nil }
-  return String(rest[..<end])
-}
 
 /// Opens session `sessionID`'s socket again through the balancer with the newest `token`, as
 /// the page's script does after its socket broke, until the session answers (or 10 s pass);
@@ -136,14 +82,6 @@ struct RenderedElements {
     }
     return found
   }
-}
-
-/// The resume token a page was served with (its script's `data-resume`), if any.
-func resumeToken(inPage html: String) -> String? {
-  guard let start = html.range(of: "data-resume=\"") else { return nil }
-  let rest = html[start.upperBound...]
-  guard let end = rest.firstIndex(of: "\"") else { return nil }
-  return String(rest[..<end])
 }
 
 /// A message's resume token (`r`), if it carries one.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopbackClient
 import ShowcaseWeb
 import Synchronization
 import TetherWeb

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LoopbackClient
 import Synchronization
 import Todos
 import TodosStorage

@@ -9,8 +9,8 @@ import Synchronization
   import Darwin
 #endif
 
-/// Why a load client's connection failed: cases, never matched by their text.
-enum ConnectionError: Error, Equatable, CustomStringConvertible {
+/// Why a loopback client's connection failed: cases, never matched by their text.
+public enum ConnectionError: Error, Equatable, CustomStringConvertible {
   /// `socket()` failed.
   case noSocket(errno: Int32)
   /// `connect()` to the port failed.
@@ -38,13 +38,13 @@ enum ConnectionError: Error, Equatable, CustomStringConvertible {
   case other(String)
 
   /// The error as a `ConnectionError`: itself, or ``other(_:)`` with its description.
-  init(_ error: any Error) {
+  public init(_ error: any Error) {
     self = error as? ConnectionError ?? .other(String(describing: error))
   }
 
   /// Whether the peer cut the connection (reset, broken pipe, closed early) rather than
   /// answering wrongly: what a node killed under a client looks like.
-  var isCut: Bool {
+  public var isCut: Bool {
     switch self {
     case .closedByServer: true
     case .sendFailed(let code), .receiveFailed(let code): code == ECONNRESET || code == EPIPE
@@ -52,7 +52,8 @@ enum ConnectionError: Error, Equatable, CustomStringConvertible {
     }
   }
 
-  var description: String {
+  /// What failed, for a log.
+  public var description: String {
     switch self {
     case .noSocket(let code): "socket() failed: errno \(code)"
     case .connectFailed(let port, let code): "connect to port \(port) failed: errno \(code)"
@@ -77,13 +78,13 @@ enum ConnectionError: Error, Equatable, CustomStringConvertible {
 ///
 /// Blocking sockets on one thread per client keep each client's timing its own: a slow
 /// server shows up as latency, never as a client waiting for another.
-final class Connection {
+public final class Connection {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
 
   /// Connects to `127.0.0.1:port` from `source` (any `127.x.y.z` is this machine on Linux);
   /// reads give up after `timeout` seconds.
-  init(port: Int, timeout: Int = 10, from source: String? = nil) throws {
+  public init(port: Int, timeout: Int = 10, from source: String? = nil) throws {
     #if canImport(Darwin)
       let kind = SOCK_STREAM
     #else
@@ -126,9 +127,10 @@ final class Connection {
   deinit { close(descriptor) }
 
   /// Closes the socket at once (a client that vanishes).
-  func shutDown() { shutdown(descriptor, Int32(SHUT_RDWR)) }
+  public func shutDown() { shutdown(descriptor, Int32(SHUT_RDWR)) }
 
-  func send(_ bytes: [UInt8]) throws {
+  /// Sends `bytes` whole.
+  public func send(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
       let sent = bytes[offset...].withUnsafeBytes {
@@ -199,7 +201,9 @@ final class Connection {
   ///   - cookie: A `Cookie` header's value to send (a browser's id), if any.
   /// - Returns: The status and the body.
   /// - Throws: ``ConnectionError`` when the exchange fails.
-  func get(_ path: String, port: Int, cookie: String? = nil) throws -> (status: Int, body: String) {
+  public func get(_ path: String, port: Int, cookie: String? = nil) throws -> (
+    status: Int, body: String
+  ) {
     let cookieLine = cookie.map { "Cookie: \($0)\r\n" } ?? ""
     try send(
       Array(
@@ -212,7 +216,7 @@ final class Connection {
   }
 
   /// Upgrades to a WebSocket at `path`, as a page of this server would (same `Origin`).
-  func upgrade(_ path: String, port: Int, cookie: String? = nil) throws {
+  public func upgrade(_ path: String, port: Int, cookie: String? = nil) throws {
     let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
     let cookieLine = cookie.map { "Cookie: \($0)\r\n" } ?? ""
     try send(
@@ -229,7 +233,7 @@ final class Connection {
 
   /// A client frame: masked (unless told otherwise), with `length` as declared if given (a
   /// frame that promises more than it carries).
-  static func frame(
+  public static func frame(
     opcode: UInt8, _ payload: [UInt8], masked: Bool = true, declaredLength: Int? = nil
   ) -> [UInt8] {
     var bytes: [UInt8] = [0x80 | opcode]
@@ -251,12 +255,13 @@ final class Connection {
     return bytes
   }
 
-  func sendText(_ text: String) throws {
+  /// Sends `text` as one masked text frame.
+  public func sendText(_ text: String) throws {
     try send(Self.frame(opcode: 0x1, Array(text.utf8)))
   }
 
   /// The next text message; pings are answered, a close frame ends the stream (`nil`).
-  func receiveText() throws -> String? {
+  public func receiveText() throws -> String? {
     while true {
       let head = try read(exactly: 2)
       let opcode = head[0] & 0x0F
@@ -279,7 +284,7 @@ final class Connection {
   }
 
   /// Reads until the server closes the socket or `seconds` pass; true if it closed it.
-  func waitForClose(seconds: Int) -> Bool {
+  public func waitForClose(seconds: Int) -> Bool {
     let deadline = Date().addingTimeInterval(TimeInterval(seconds))
     while Date() < deadline {
       do {
@@ -298,10 +303,11 @@ final class Connection {
 /// A loopback address of its own for each simulated browser's page loads, as browsers on
 /// other machines would have (a server holds only so many unclaimed pages per address). Only
 /// on Linux, where all of 127.0.0.0/8 is this machine; elsewhere every load is 127.0.0.1.
-enum LoadSources {
+public enum LoadSources {
   private static let counter = Mutex(0)
 
-  static func next() -> String? {
+  /// The next source address (`nil` where every load is 127.0.0.1).
+  public static func next() -> String? {
     #if os(Linux)
       let number = counter.withLock { value -> Int in
         value += 1

@@ -1,0 +1,422 @@
+import Foundation
+import HeapStatistics
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import LoopbackClient
+import ShowcaseWeb
+import ShowcaseWebServer
+import Tether
+import TetherFlow
+import TetherWeb
+import TetherWebHummingbird
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// W6 and W7: a real server in a child process (this binary, `--serve KIND`), driven through
+// real sockets by a blocking loopback client in this process. CPU is the child's utime + stime
+// from /proc; memory its heap in use (glibc mallinfo2, read at `/bench/heap`) and its RSS.
+
+/// The servers `tether-bench --serve KIND` runs.
+enum ServedKind: String {
+  /// The getting-started article's counter, served by `TetherWebServer.run`.
+  case counter
+  /// The showcase (the Gallery for a selection move).
+  case showcase
+  /// Hummingbird alone: a WebSocket route that answers each message with a 31-byte text (the
+  /// counter's patch size), and one that holds its socket open: the floor under Tether.
+  case hummingbird
+}
+
+// MARK: - The child: servers
+
+/// The article's counter (Examples/CounterArticle, the same code), for W6 and W7.
+@MainActor
+final class BenchCounterViewModel {
+  @Output private(set) var countText = "Count: 0"
+  private var count = 0
+
+  func increment() {
+    count += 1
+    countText = "Count: \(count)"
+  }
+}
+
+@MainActor
+final class BenchCounterFlow: FlowController {
+  func start(on navigator: any Navigator<BenchCounter>) -> Screen<BenchCounter> {
+    Screen(.counter(BenchCounterViewModel()), title: "Counter", owner: self)
+  }
+}
+
+enum BenchCounter {
+  case counter(BenchCounterViewModel)
+}
+
+@MainActor
+let benchCounterApp = WebApp(title: "Counter", rootFlow: { BenchCounterFlow() }) { screen in
+  switch screen.destination {
+  case .counter(let counter):
+    VStack([
+      Label(counter.$countText),
+      Button("Increment") { counter.increment() },
+    ])
+  }
+}
+
+/// Runs the server `kind` on a free loopback port until killed; prints `port N` once it
+/// listens.
+@MainActor
+func serve(_ kind: ServedKind) async throws -> Never {
+  var logger = Logger(label: "tether-bench-child")
+  logger.logLevel = .critical
+  let announce: @Sendable (Int) async -> Void = { port in
+    FileHandle.standardOutput.write(Data("port \(port)\n".utf8))
+  }
+  let heapRoute: (Router<BasicWebSocketRequestContext>) -> Void = { router in
+    router.get("bench/heap") { _, _ in "\(heap_statistics_bytes_in_use())" }
+  }
+  switch kind {
+  case .counter:
+    try await TetherWebServer.run(
+      benchCounterApp, port: 0, capacity: 2_000, logger: logger, onRunning: announce,
+      routes: heapRoute)
+  case .showcase:
+    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+    let application = ShowcaseWebServer.makeApplication(
+      host: "127.0.0.1", port: 0, registry: registry, logger: logger, onRunning: announce)
+    try await application.runService(gracefulShutdownSignals: [])
+  case .hummingbird:
+    let router = Router(context: BasicWebSocketRequestContext.self)
+    heapRoute(router)
+    let reply = String(repeating: "x", count: 31)
+    router.ws("ws") { inbound, outbound, _ in
+      for try await _ in inbound.messages(maxSize: 4_096) {
+        try await outbound.write(.text(reply))
+      }
+    }
+    let app = Application(
+      router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+      configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+      onServerRunning: { channel in await announce(channel.localAddress?.port ?? 0) },
+      logger: logger)
+    try await app.runService(gracefulShutdownSignals: [])
+  }
+  exit(0)
+}
+
+// MARK: - The parent: a child server and what it costs
+
+/// A `tether-bench --serve KIND` child on a free loopback port.
+final class ChildServer {
+  let port: Int
+  private let process = Process()
+
+  init(_ kind: ServedKind) throws {
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+    process.arguments = ["--serve", kind.rawValue]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    var text = ""
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline {
+      let data = output.fileHandleForReading.availableData
+      if data.isEmpty { break }
+      text += String(decoding: data, as: UTF8.self)
+      if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("port ") }),
+        let port = Int(line.dropFirst(5))
+      {
+        self.port = port
+        return
+      }
+    }
+    process.terminate()
+    throw ChildError.didNotStart(output: String(text.prefix(200)))
+  }
+
+  deinit { stop() }
+
+  /// Stops the child. (Polls rather than `waitUntilExit()`, which waits for the main run
+  /// loop and never returns on the main actor of an async `main`.)
+  func stop() {
+    guard process.isRunning else { return }
+    process.terminate()
+    for _ in 0..<500 where process.isRunning { usleep(10_000) }
+  }
+
+  /// The child's CPU time so far (utime + stime, every thread), in seconds.
+  func cpuSeconds() throws -> Double {
+    let stat = try String(
+      contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+    // Fields after the command's closing parenthesis: state is field 3; utime 14, stime 15.
+    guard let close = stat.lastIndex(of: ")") else { throw ChildError.unreadable("stat") }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+      throw ChildError.unreadable("stat")
+    }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  /// The child's resident set, in bytes.
+  func residentBytes() throws -> Int {
+    let status = try String(
+      contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+      let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { throw ChildError.unreadable("status") }
+    return kilobytes * 1_024
+  }
+
+  /// The child's heap in use, in bytes (its `/bench/heap`).
+  func heapBytes() throws -> Int {
+    let (status, body) = try Connection(port: port).get("/bench/heap", port: port)
+    guard status == 200, let bytes = Int(body.trimmingCharacters(in: .whitespacesAndNewlines))
+    else { throw ChildError.unreadable("/bench/heap: \(status)") }
+    return bytes
+  }
+
+  enum ChildError: Error {
+    case didNotStart(output: String)
+    case unreadable(String)
+  }
+}
+
+/// The value of attribute `name` in the first `<tag` of `html` that has one.
+private func firstAttribute(_ name: String, ofTag tag: String, in html: String) -> String? {
+  var rest = html[...]
+  while let open = rest.range(of: "<\(tag)") {
+    let element = rest[open.upperBound...].prefix { $0 != ">" }
+    if let start = element.range(of: " \(name)=\"") {
+      let value = element[start.upperBound...]
+      return value.firstIndex(of: "\"").map { String(value[..<$0]) }
+    }
+    rest = rest[open.upperBound...]
+  }
+  return nil
+}
+
+/// Sends `count` messages on `socket`, each after the answer to the one before (as a user's
+/// clicks are), reading one text message per gesture; returns the bytes received.
+private func drive(
+  _ socket: Connection, count: Int, message: (Int) -> String, scenario: String
+) throws -> Int {
+  var received = 0
+  for index in 0..<count {
+    try socket.sendText(message(index))
+    guard let answer = try socket.receiveText() else {
+      invalid("\(scenario): the server closed the socket at gesture \(index)")
+    }
+    received += answer.utf8.count
+  }
+  return received
+}
+
+/// W6: server CPU per gesture. Each repetition drives `gestures` gestures through one
+/// connected socket and divides the child's CPU (utime + stime) by them: the counter's click,
+/// the Gallery's ArrowDown/ArrowUp, and Hummingbird alone answering each message with 31 B
+/// (the baseline: the socket, the frames and the HTTP server, with no app behind them). The
+/// breakdown row is a click handled in this process by the session registry (decode, view
+/// model, render, diff, encode; no socket), wall time per click.
+@MainActor
+func runW6(_ bench: Bench, gestures: Int) async {
+  let scenario = "W6 server CPU per gesture"
+  guard procIsReadable(scenario) else { return }
+  do {
+    let floor = try ChildServer(.hummingbird)
+    defer { floor.stop() }
+    let socket = try Connection(port: floor.port)
+    try socket.upgrade("/ws", port: floor.port)
+    _ = try drive(socket, count: 200, message: { _ in "{}" }, scenario: scenario)  // warm-up
+    var samples: [Double] = []
+    for _ in 0..<bench.repetitions {
+      let before = try floor.cpuSeconds()
+      bench.checksum &+= try drive(
+        socket, count: gestures, message: { _ in #"{"type":"click","id":"s1.2"}"# },
+        scenario: scenario)
+      samples.append((try floor.cpuSeconds() - before) / Double(gestures) * 1e6)
+    }
+    bench.record(
+      scenario, "Hummingbird alone: 28 B in, 31 B out", baseline: true, samples: samples,
+      unit: "µs", note: "a WebSocket route, no app")
+  } catch {
+    invalid("\(scenario): \(error)")
+  }
+  do {
+    let counter = try ChildServer(.counter)
+    defer { counter.stop() }
+    let page = try OpenedPage(port: counter.port)
+    guard let first = try page.socket.receiveText(), !first.isEmpty else {
+      invalid("\(scenario): the counter sent nothing after its hello")
+    }
+    guard let button = firstAttribute("id", ofTag: "button", in: page.html) else {
+      invalid("\(scenario): no button on the counter's page")
+    }
+    let click = ClientMessage.click(id: button).json
+    _ = try drive(page.socket, count: 200, message: { _ in click }, scenario: scenario)
+    var samples: [Double] = []
+    var bytes = 0
+    for _ in 0..<bench.repetitions {
+      let before = try counter.cpuSeconds()
+      bytes = try drive(page.socket, count: gestures, message: { _ in click }, scenario: scenario)
+      samples.append((try counter.cpuSeconds() - before) / Double(gestures) * 1e6)
+    }
+    bench.record(
+      scenario, "Tether counter click", samples: samples, unit: "µs",
+      note: "\(bytes / gestures) B down per click, \(click.utf8.count) B up; the article's app")
+  } catch {
+    invalid("\(scenario): \(error)")
+  }
+  do {
+    let showcase = try ChildServer(.showcase)
+    defer { showcase.stop() }
+    let page = try OpenedPage(port: showcase.port, path: "/gallery")
+    var shown = ""
+    for _ in 0..<50 where !shown.contains("20 photos") {
+      shown += try page.socket.receiveText() ?? ""
+    }
+    guard shown.contains("20 photos") || page.html.contains("20 photos") else {
+      invalid("\(scenario): the Gallery never showed its photos")
+    }
+    let keys = [ClientMessage.key(.arrowDown).json, ClientMessage.key(.arrowUp).json]
+    _ = try drive(page.socket, count: 200, message: { keys[$0 % 2] }, scenario: scenario)
+    var samples: [Double] = []
+    var bytes = 0
+    for _ in 0..<bench.repetitions {
+      let before = try showcase.cpuSeconds()
+      bytes = try drive(
+        page.socket, count: gestures, message: { keys[$0 % 2] }, scenario: scenario)
+      samples.append((try showcase.cpuSeconds() - before) / Double(gestures) * 1e6)
+    }
+    bench.record(
+      scenario, "Tether Gallery selection move", samples: samples, unit: "µs",
+      note: "\(bytes / gestures) B down per key")
+  } catch {
+    invalid("\(scenario): \(error)")
+  }
+  // Where a click's time goes: the registry's part, in this process.
+  let registry = WebSessionRegistry(app: benchCounterApp, firstRender: .held)
+  defer { registry.closeAll() }
+  guard case .page(let html, let id) = await registry.page(for: "/"),
+    let button = firstAttribute("id", ofTag: "button", in: html)
+  else { invalid("\(scenario): no counter page in process") }
+  var sent = 0
+  _ = registry.attach(id, resync: false) { sent &+= $0.utf8.count }
+  let click = ClientMessage.click(id: button).json
+  var parts: [Double] = []
+  for _ in 0..<bench.repetitions {
+    let start = ContinuousClock.now
+    for _ in 0..<gestures {
+      if let error = await registry.receive(id, click) { invalid("\(scenario): \(error)") }
+    }
+    parts.append(nanoseconds(ContinuousClock.now - start) / Double(gestures) / 1_000)
+  }
+  bench.record(
+    scenario, "  of the click: the registry", samples: parts, unit: "µs",
+    note: "in process, wall time: decode, view model, render, diff, encode; no socket")
+  bench.checksum &+= sent
+}
+
+/// W7: what an idle connected counter session costs the server. Each repetition starts a
+/// fresh child, opens 10 sessions (first-use caches), then 200 more, each a page and its
+/// socket with its hello answered, and divides the growth of the child's heap and RSS by 200.
+/// The baseline is Hummingbird alone holding 200 idle WebSockets; the breakdown row is a
+/// connected counter session in this process (the registry's part, no socket).
+@MainActor
+func runW7(_ bench: Bench, sessions count: Int = 200) async {
+  let scenario = "W7 per idle counter session"
+  guard procIsReadable(scenario) else { return }
+  var heap: [Double] = []
+  var resident: [Double] = []
+  var floorHeap: [Double] = []
+  var floorResident: [Double] = []
+  do {
+    for _ in 0..<bench.repetitions {
+      let floor = try ChildServer(.hummingbird)
+      var held: [Connection] = []
+      for _ in 0..<10 { held.append(try upgraded(port: floor.port)) }
+      let (heapBefore, rssBefore) = (try floor.heapBytes(), try floor.residentBytes())
+      for _ in 0..<count { held.append(try upgraded(port: floor.port)) }
+      try await Task.sleep(for: .milliseconds(300))
+      floorHeap.append(Double(try floor.heapBytes() - heapBefore) / Double(count))
+      floorResident.append(Double(try floor.residentBytes() - rssBefore) / Double(count))
+      floor.stop()
+      bench.checksum &+= held.count
+
+      let counter = try ChildServer(.counter)
+      var pages: [OpenedPage] = []
+      for _ in 0..<10 { pages.append(try connectedPage(port: counter.port, scenario: scenario)) }
+      let (before, rss) = (try counter.heapBytes(), try counter.residentBytes())
+      for _ in 0..<count {
+        pages.append(try connectedPage(port: counter.port, scenario: scenario))
+      }
+      try await Task.sleep(for: .milliseconds(300))
+      heap.append(Double(try counter.heapBytes() - before) / Double(count))
+      resident.append(Double(try counter.residentBytes() - rss) / Double(count))
+      counter.stop()
+      bench.checksum &+= pages.count
+    }
+  } catch {
+    invalid("\(scenario): \(error)")
+  }
+  bench.record(
+    scenario, "Hummingbird alone, heap per socket", baseline: true, samples: floorHeap,
+    unit: "bytes", note: "an idle WebSocket, no app")
+  bench.record(
+    scenario, "Tether counter session, heap", samples: heap, unit: "bytes",
+    note: "page + socket + hello, idle")
+  bench.record(
+    scenario, "Hummingbird alone, RSS per socket", samples: floorResident, unit: "bytes")
+  bench.record(scenario, "Tether counter session, RSS", samples: resident, unit: "bytes")
+  // The registry's part: a connected counter session in this process, no socket.
+  guard allocatedBytes() != nil else { return }
+  var parts: [Double] = []
+  for round in 0..<(2 + bench.repetitions) {
+    let before = allocatedBytes() ?? 0
+    let registry = WebSessionRegistry(app: benchCounterApp, capacity: count, firstRender: .held)
+    for _ in 0..<count {
+      guard case .page(_, let id) = await registry.page(for: "/"),
+        registry.attach(id, resync: false, send: { _ in }) != nil
+      else { invalid("\(scenario): no counter session in process") }
+    }
+    if round >= 2 { parts.append(Double((allocatedBytes() ?? 0) - before) / Double(count)) }
+    registry.closeAll()
+    for _ in 0..<100 { await Task.yield() }
+  }
+  bench.record(
+    scenario, "  of it: the session, in process", samples: parts, unit: "bytes",
+    note: "registry entry, stack, view model, view, page tree, handlers")
+}
+
+/// Whether the child's CPU and memory can be read (Linux's /proc); says so when not.
+private func procIsReadable(_ scenario: String) -> Bool {
+  #if os(Linux)
+    return true
+  #else
+    print("\(scenario): not measured (reads the child server's /proc)")
+    return false
+  #endif
+}
+
+/// A WebSocket upgraded at `/ws` from an address of its own.
+private func upgraded(port: Int) throws -> Connection {
+  let socket = try Connection(port: port, from: LoadSources.next())
+  try socket.upgrade("/ws", port: port)
+  return socket
+}
+
+/// A counter page whose socket has sent its hello and been answered.
+private func connectedPage(port: Int, scenario: String) throws -> OpenedPage {
+  let page = try OpenedPage(port: port)
+  guard try page.socket.receiveText() != nil else {
+    invalid("\(scenario): a counter session sent nothing after its hello")
+  }
+  return page
+}

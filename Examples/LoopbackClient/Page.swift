@@ -1,0 +1,70 @@
+import Foundation
+import TetherWeb
+
+/// The id of the session a page belongs to (its script's `data-session`).
+public func sessionID(inPage html: String) -> String? {
+  guard let start = html.range(of: "data-session=\"") else { return nil }
+  let rest = html[start.upperBound...]
+  guard let end = rest.firstIndex(of: "\"") else { return nil }
+  return String(rest[..<end])
+}
+
+/// Opens a page and its session's socket, as a browser tab does.
+public func openSession(port: Int) throws -> Connection {
+  try OpenedPage(port: port).socket
+}
+
+/// A page as a browser tab opens it: `GET path`, then its session's socket, whose first
+/// message is the page's hello: the session's secret and its resume token (through a balancer
+/// the socket may reach another node).
+public struct OpenedPage {
+  /// The page's HTML.
+  public let html: String
+  /// Its session's id.
+  public let sessionID: String
+  /// Its session's secret, sent in the hello.
+  public let secret: String
+  /// The resume token it was served with, if any.
+  public let token: String?
+  /// Its socket, the hello sent.
+  public let socket: Connection
+
+  /// - Parameters:
+  ///   - port: The server's (or the balancer's) port.
+  ///   - path: The page's path.
+  ///   - cookie: The browser's `Cookie` header, if it has one.
+  /// - Throws: ``ConnectionError`` when the page or the socket cannot be had.
+  public init(port: Int, path: String = "/", cookie: String? = nil) throws {
+    let source = LoadSources.next()
+    let (status, html) = try Connection(port: port, from: source).get(
+      path, port: port, cookie: cookie)
+    guard status == 200, let id = LoopbackClient.sessionID(inPage: html),
+      let secret = scriptAttribute("data-secret", inPage: html)
+    else {
+      throw ConnectionError.unexpectedStatus(request: "GET \(path)", status: status, body: "")
+    }
+    self.html = html
+    sessionID = id
+    self.secret = secret
+    token = resumeToken(inPage: html)
+    socket = try Connection(port: port, from: source)
+    try socket.upgrade("/ws?session=\(id)", port: port, cookie: cookie)
+    try socket.sendText(ClientMessage.hello(secret: secret, token: token).json)
+  }
+}
+
+/// The value of the page script's attribute `name`, such as `data-secret`.
+public func scriptAttribute(_ name: String, inPage html: String) -> String? {
+  guard let start = html.range(of: "\(name)=\"") else { return nil }
+  let rest = html[start.upperBound...]
+  guard let end = rest.firstIndex(of: "\"") else { return nil }
+  return String(rest[..<end])
+}
+
+/// The resume token a page was served with (its script's `data-resume`), if any.
+public func resumeToken(inPage html: String) -> String? {
+  guard let start = html.range(of: "data-resume=\"") else { return nil }
+  let rest = html[start.upperBound...]
+  guard let end = rest.firstIndex(of: "\"") else { return nil }
+  return String(rest[..<end])
+}
