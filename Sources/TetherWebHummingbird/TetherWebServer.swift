@@ -276,38 +276,98 @@
     }
   }
 
-  /// The messages waiting for one socket's writer: numbers each admitted message, and once
-  /// more than ``limit`` wait, admits no more (the page fell behind).
+  /// The messages waiting for one socket: numbers each admitted message, keeps them in order
+  /// until one writer at a time takes them, and once more than ``limit`` wait, admits no more
+  /// (the page fell behind). No task waits on an idle socket: the first message to arrive
+  /// when no one is writing asks its sender to start a writer, which ends when nothing waits.
   final class SendQueue: Sendable {
     /// The most messages that may wait for a socket.
     static let limit = 256
 
     enum Admission {
-      /// Send it, numbered.
-      case send(Int)
+      /// Queued; the sender starts a writer (no one is writing).
+      case startWriter
+      /// Queued; the writer at work takes it.
+      case queued
       /// This one is one too many: close the socket.
       case overflowed
       /// The socket is being closed: drop it (the page redraws on its next socket).
       case closed
     }
 
-    private let state = Mutex((waiting: 0, number: 0, overflowed: false))
+    private struct State {
+      var pending: [String] = []
+      var waiting = 0
+      var number = 0
+      var writing = false
+      var closed = false
+    }
 
-    func admit() -> Admission {
+    private let state = Mutex(State())
+
+    /// Numbers `message` (a JSON object) with `"n"`, from 1, and queues it.
+    func admit(_ message: String) -> Admission {
       state.withLock { state in
-        guard !state.overflowed else { return .closed }
+        guard !state.closed else { return .closed }
         guard state.waiting < Self.limit else {
-          state.overflowed = true
+          state.closed = true
+          state.pending = []
           return .overflowed
         }
         state.waiting += 1
         state.number += 1
-        return .send(state.number)
+        state.pending.append("{\"n\":\(state.number)," + message.dropFirst())
+        guard !state.writing else { return .queued }
+        state.writing = true
+        return .startWriter
       }
     }
 
-    func written() {
-      state.withLock { $0.waiting -= 1 }
+    /// The messages to write next, in order, or `nil` when none is left: the writer's turn
+    /// ends, and the next message admitted starts another.
+    func next() -> [String]? {
+      state.withLock { state in
+        guard !state.pending.isEmpty else {
+          state.writing = false
+          return nil
+        }
+        defer { state.pending = [] }
+        return state.pending
+      }
+    }
+
+    /// One taken message is on the socket.
+    ///
+    /// - Returns: Whether the queue is still open (else the rest of the batch is dropped).
+    func written() -> Bool {
+      state.withLock { state in
+        state.waiting -= 1
+        return !state.closed
+      }
+    }
+
+    /// Admits nothing more: the socket is closing (its page redraws on its next socket).
+    func close() {
+      state.withLock { state in
+        state.closed = true
+        state.pending = []
+      }
+    }
+
+    /// The writer: writes what waits, in order, until nothing does. A failed write closes
+    /// the queue (the socket's inbound loop sees the socket end).
+    func write(to outbound: WebSocketOutboundWriter) async {
+      while let batch = next() {
+        for message in batch {
+          do {
+            try await outbound.write(.text(message))
+          } catch {
+            close()
+            return
+          }
+          guard written() else { return }
+        }
+      }
     }
   }
 
@@ -426,29 +486,27 @@
         try await outbound.close(.unknown(4403), reason: "not this session's page")
         return
       }
-      // Messages wait here for the socket's writer. None is ever dropped: a page that falls
+      // Messages wait here for the socket's writer, a task that lives while there is something
+      // to write (an idle socket keeps none). None is ever dropped: a page that falls
       // ``SendQueue/limit`` messages behind (it stopped reading) is closed with 4408 and
       // reconnects for a full redraw. Each message is numbered (`"n"`, from 1 per socket), so
       // a page that misses one asks for the redraw itself.
-      let (stream, continuation) = AsyncStream.makeStream(
-        of: String.self, bufferingPolicy: .unbounded)
       let queue = SendQueue()
       guard
         let connection = await registry.attach(
           id, resync: resync,
           send: { text in
-            switch queue.admit() {
-            case .send(let number):
-              continuation.yield("{\"n\":\(number)," + text.dropFirst())
+            switch queue.admit(text) {
+            case .startWriter:
+              Task { await queue.write(to: outbound) }
+            case .queued, .closed:
+              break
             case .overflowed:
-              continuation.finish()
               Task {
                 try? await outbound.close(
                   .unknown(TetherWebServer.fellBehindCloseCode),
                   reason: "fell behind: reconnect for a full redraw")
               }
-            case .closed:
-              break
             }
           },
           close: {
@@ -464,41 +522,32 @@
         return
       }
       var refusals = RefusalLog(logger: logger)
+      // A page that stays on one screen is sent a fresh token in time: its newest one must
+      // still be accepted wherever it reconnects.
       let tokenLifetime = await registry.resumeSigner?.maximumAge
-      await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask {
-          for await text in stream {
-            try await outbound.write(.text(text))
-            queue.written()
+      let refresher = tokenLifetime.map { lifetime in
+        Task { [registry, id] in
+          while (try? await Task.sleep(for: lifetime / 3)) != nil {
+            await registry.refreshResumeToken(id, connection: connection)
           }
         }
-        if let tokenLifetime {
-          // A page that stays on one screen is sent a fresh token in time: its newest one
-          // must still be accepted wherever it reconnects.
-          group.addTask { [registry] in
-            while true {
-              try await Task.sleep(for: tokenLifetime / 3)
-              await registry.refreshResumeToken(id, connection: connection)
-            }
-          }
-        }
-        do {
-          while let message = try await messages.next() {
-            guard case .text(let text) = message else {
-              refusals.refused("a binary message")
-              continue
-            }
-            if let error = await registry.receive(id, connection: connection, text) {
-              refusals.refused(error.description)
-            }
-          }
-        } catch {
-          logger.notice("session socket ended: \(WebLogText.escaped("\(error)", limit: 200))")
-        }
-        refusals.finish()
-        continuation.finish()
-        group.cancelAll()
       }
+      do {
+        while let message = try await messages.next() {
+          guard case .text(let text) = message else {
+            refusals.refused("a binary message")
+            continue
+          }
+          if let error = await registry.receive(id, connection: connection, text) {
+            refusals.refused(error.description)
+          }
+        }
+      } catch {
+        logger.notice("session socket ended: \(WebLogText.escaped("\(error)", limit: 200))")
+      }
+      refusals.finish()
+      refresher?.cancel()
+      queue.close()
       await registry.detach(id, connection: connection)
     }
   }
