@@ -125,21 +125,14 @@ final class ChildServer {
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    var text = ""
-    let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline {
-      let data = output.fileHandleForReading.availableData
-      if data.isEmpty { break }
-      text += String(decoding: data, as: UTF8.self)
-      if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("port ") }),
-        let port = Int(line.dropFirst(5))
-      {
-        self.port = port
-        return
-      }
+    let announced = announcedPort(on: output) { text in
+      text.split(separator: "\n").first { $0.hasPrefix("port ") }.flatMap { Int($0.dropFirst(5)) }
     }
-    process.terminate()
-    throw ChildError.didNotStart(output: String(text.prefix(200)))
+    guard let port = announced.port else {
+      process.terminate()
+      throw ChildError.didNotStart(output: announced.output)
+    }
+    self.port = port
   }
 
   deinit { stop() }
@@ -219,6 +212,23 @@ private func drive(
   return received
 }
 
+/// The child's CPU (utime + stime) per gesture, one sample per repetition, each of `gestures`
+/// messages driven through `socket` after a warm-up of 200; and the bytes received per gesture.
+private func cpuPerGesture(
+  _ child: ChildServer, socket: Connection, gestures: Int, repetitions: Int,
+  scenario: String, message: (Int) -> String
+) throws -> (samples: [Double], bytesPerGesture: Int) {
+  _ = try drive(socket, count: 200, message: message, scenario: scenario)
+  var samples: [Double] = []
+  var bytes = 0
+  for _ in 0..<repetitions {
+    let before = try child.cpuSeconds()
+    bytes = try drive(socket, count: gestures, message: message, scenario: scenario)
+    samples.append((try child.cpuSeconds() - before) / Double(gestures) * 1e6)
+  }
+  return (samples, bytes / gestures)
+}
+
 /// W6: server CPU per gesture. Each repetition drives `gestures` gestures through one
 /// connected socket and divides the child's CPU (utime + stime) by them: the counter's click,
 /// the Gallery's ArrowDown/ArrowUp, and Hummingbird alone answering each message with 31 B
@@ -234,18 +244,13 @@ func runW6(_ bench: Bench, gestures: Int) async {
     defer { floor.stop() }
     let socket = try Connection(port: floor.port)
     try socket.upgrade("/ws", port: floor.port)
-    _ = try drive(socket, count: 200, message: { _ in "{}" }, scenario: scenario)  // warm-up
-    var samples: [Double] = []
-    for _ in 0..<bench.repetitions {
-      let before = try floor.cpuSeconds()
-      bench.checksum &+= try drive(
-        socket, count: gestures, message: { _ in #"{"type":"click","id":"s1.2"}"# },
-        scenario: scenario)
-      samples.append((try floor.cpuSeconds() - before) / Double(gestures) * 1e6)
-    }
+    let measured = try cpuPerGesture(
+      floor, socket: socket, gestures: gestures, repetitions: bench.repetitions,
+      scenario: scenario, message: { _ in #"{"type":"click","id":"s1.2"}"# })
+    bench.checksum &+= measured.bytesPerGesture
     bench.record(
-      scenario, "Hummingbird alone: 28 B in, 31 B out", baseline: true, samples: samples,
-      unit: "µs", note: "a WebSocket route, no app")
+      scenario, "Hummingbird alone: 28 B in, 31 B out", baseline: true,
+      samples: measured.samples, unit: "µs", note: "a WebSocket route, no app")
   } catch {
     invalid("\(scenario): \(error)")
   }
@@ -260,17 +265,14 @@ func runW6(_ bench: Bench, gestures: Int) async {
       invalid("\(scenario): no button on the counter's page")
     }
     let click = ClientMessage.click(id: button).json
-    _ = try drive(page.socket, count: 200, message: { _ in click }, scenario: scenario)
-    var samples: [Double] = []
-    var bytes = 0
-    for _ in 0..<bench.repetitions {
-      let before = try counter.cpuSeconds()
-      bytes = try drive(page.socket, count: gestures, message: { _ in click }, scenario: scenario)
-      samples.append((try counter.cpuSeconds() - before) / Double(gestures) * 1e6)
-    }
+    let measured = try cpuPerGesture(
+      counter, socket: page.socket, gestures: gestures, repetitions: bench.repetitions,
+      scenario: scenario, message: { _ in click })
     bench.record(
-      scenario, "Tether counter click", samples: samples, unit: "µs",
-      note: "\(bytes / gestures) B down per click, \(click.utf8.count) B up; the article's app")
+      scenario, "Tether counter click", samples: measured.samples, unit: "µs",
+      note:
+        "\(measured.bytesPerGesture) B down per click, \(click.utf8.count) B up; the article's app"
+    )
   } catch {
     invalid("\(scenario): \(error)")
   }
@@ -286,18 +288,12 @@ func runW6(_ bench: Bench, gestures: Int) async {
       invalid("\(scenario): the Gallery never showed its photos")
     }
     let keys = [ClientMessage.key(.arrowDown).json, ClientMessage.key(.arrowUp).json]
-    _ = try drive(page.socket, count: 200, message: { keys[$0 % 2] }, scenario: scenario)
-    var samples: [Double] = []
-    var bytes = 0
-    for _ in 0..<bench.repetitions {
-      let before = try showcase.cpuSeconds()
-      bytes = try drive(
-        page.socket, count: gestures, message: { keys[$0 % 2] }, scenario: scenario)
-      samples.append((try showcase.cpuSeconds() - before) / Double(gestures) * 1e6)
-    }
+    let measured = try cpuPerGesture(
+      showcase, socket: page.socket, gestures: gestures, repetitions: bench.repetitions,
+      scenario: scenario, message: { keys[$0 % 2] })
     bench.record(
-      scenario, "Tether Gallery selection move", samples: samples, unit: "µs",
-      note: "\(bytes / gestures) B down per key")
+      scenario, "Tether Gallery selection move", samples: measured.samples, unit: "µs",
+      note: "\(measured.bytesPerGesture) B down per key")
   } catch {
     invalid("\(scenario): \(error)")
   }
@@ -339,29 +335,17 @@ func runW7(_ bench: Bench, sessions count: Int = 200) async {
   var floorResident: [Double] = []
   do {
     for _ in 0..<bench.repetitions {
-      let floor = try ChildServer(.hummingbird)
-      var held: [Connection] = []
-      for _ in 0..<10 { held.append(try upgraded(port: floor.port)) }
-      let (heapBefore, rssBefore) = (try floor.heapBytes(), try floor.residentBytes())
-      for _ in 0..<count { held.append(try upgraded(port: floor.port)) }
-      try await Task.sleep(for: .milliseconds(300))
-      floorHeap.append(Double(try floor.heapBytes() - heapBefore) / Double(count))
-      floorResident.append(Double(try floor.residentBytes() - rssBefore) / Double(count))
-      floor.stop()
-      bench.checksum &+= held.count
-
-      let counter = try ChildServer(.counter)
-      var pages: [OpenedPage] = []
-      for _ in 0..<10 { pages.append(try connectedPage(port: counter.port, scenario: scenario)) }
-      let (before, rss) = (try counter.heapBytes(), try counter.residentBytes())
-      for _ in 0..<count {
-        pages.append(try connectedPage(port: counter.port, scenario: scenario))
+      let floor = try await growthPerConnection(.hummingbird, count: count) {
+        try upgraded(port: $0)
       }
-      try await Task.sleep(for: .milliseconds(300))
-      heap.append(Double(try counter.heapBytes() - before) / Double(count))
-      resident.append(Double(try counter.residentBytes() - rss) / Double(count))
-      counter.stop()
-      bench.checksum &+= pages.count
+      floorHeap.append(floor.heap)
+      floorResident.append(floor.resident)
+      let counter = try await growthPerConnection(.counter, count: count) {
+        try connectedPage(port: $0, scenario: scenario)
+      }
+      heap.append(counter.heap)
+      resident.append(counter.resident)
+      bench.checksum &+= floor.held + counter.held
     }
   } catch {
     invalid("\(scenario): \(error)")
@@ -393,6 +377,25 @@ func runW7(_ bench: Bench, sessions count: Int = 200) async {
   bench.record(
     scenario, "  of it: the session, in process", samples: parts, unit: "bytes",
     note: "registry entry, stack, view model, view, page tree, handlers")
+}
+
+/// Starts a fresh `kind` child, opens 10 connections (first-use caches), then `count` more,
+/// and returns the growth of the child's heap and RSS per connection, 300 ms after the last,
+/// and how many connections were held.
+@MainActor
+private func growthPerConnection<Held>(
+  _ kind: ServedKind, count: Int, open: (Int) throws -> Held
+) async throws -> (heap: Double, resident: Double, held: Int) {
+  let child = try ChildServer(kind)
+  defer { child.stop() }
+  var held: [Held] = []
+  for _ in 0..<10 { held.append(try open(child.port)) }
+  let (heapBefore, residentBefore) = (try child.heapBytes(), try child.residentBytes())
+  for _ in 0..<count { held.append(try open(child.port)) }
+  try await Task.sleep(for: .milliseconds(300))
+  let heap = Double(try child.heapBytes() - heapBefore) / Double(count)
+  let resident = Double(try child.residentBytes() - residentBefore) / Double(count)
+  return (heap, resident, held.count)
 }
 
 /// Whether the child's CPU and memory can be read (Linux's /proc); says so when not.

@@ -51,19 +51,12 @@ final class ServerProcess {
     _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
     process.standardError = try FileHandle(forWritingTo: logFile)
     try process.run()
-    var text = ""
-    let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline {
-      let data = output.fileHandleForReading.availableData
-      if data.isEmpty { break }
-      text += String(decoding: data, as: UTF8.self)
-      if let port = ClusterAnnouncement.servingPort(in: text) {
-        self.port = port
-        return
-      }
+    let announced = announcedPort(on: output) { ClusterAnnouncement.servingPort(in: $0) }
+    guard let port = announced.port else {
+      process.terminate()
+      throw LaunchError.didNotStart(program: "showcase", output: announced.output)
     }
-    process.terminate()
-    throw LaunchError.didNotStart(program: "showcase", output: String(text.prefix(200)))
+    self.port = port
   }
 
   func stop() {
