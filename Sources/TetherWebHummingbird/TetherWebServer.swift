@@ -37,8 +37,8 @@
   /// - **Every answer** carries ``securityHeaders``; a request for a host the server does not
   ///   answer to gets 421.
   /// - **Stopping**: on SIGTERM or SIGINT (``run(_:host:port:capacity:gracePeriod:appearanceWait:resumeSigner:allowedHosts:limits:logger:onRunning:routes:)``)
-  ///   the server stops accepting, closes every socket with 1001 (going away), closes every
-  ///   session and returns.
+  ///   the server stops accepting, closes every socket (Hummingbird's normal closure, 1000;
+  ///   a page that is still open reconnects), closes every session and returns.
   ///
   /// Available with the package trait `WebServer`; without it this module is empty and
   /// Hummingbird is not resolved.
@@ -441,9 +441,23 @@
     let logger: Logger
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-      var resync = self.resync
       var messages = inbound.messages(maxSize: TetherWebServer.maximumMessageSize)
         .makeAsyncIterator()
+      // Two functions, not one: the checks of the first message end before the socket's
+      // long wait, so what they hold is not kept in the task's frames for the socket's life.
+      guard let (connection, queue) = try await attach(&messages, outbound: outbound) else {
+        return
+      }
+      await relay(&messages, connection: connection, queue: queue)
+    }
+
+    /// Checks the page's hello and attaches the socket to its session: the connection and the
+    /// queue its messages wait in, or `nil` when the socket was refused (and closed).
+    private func attach(
+      _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
+      outbound: WebSocketOutboundWriter
+    ) async throws -> (Int, SendQueue)? {
+      var resync = self.resync
       // A page's first message proves the socket is its session's: the session's secret,
       // which no URL carries, and with a resume key the page's newest token (the session may
       // live on another server, on one that died, or be here but behind the page). A socket
@@ -459,7 +473,7 @@
       else {
         logger.notice("session socket refused: its first message was no hello")
         try? await outbound.close(.unknown(4403), reason: "no proof of the session")
-        return
+        return nil
       }
       if let token, await registry.readsResumeTokens {
         switch await registry.resume(id, token: token) {
@@ -474,17 +488,17 @@
           logger.notice("session resume refused: \(refusal)")
           try await outbound.close(
             .unknown(TetherWebServer.closeCode(for: refusal)), reason: refusal.description)
-          return
+          return nil
         }
       }
       guard await registry.contains(id) else {
         try await outbound.close(.unknown(4404), reason: "no such session")
-        return
+        return nil
       }
       guard await registry.claims(id, secret: secret) else {
         logger.notice("session socket refused: not the session's secret")
         try await outbound.close(.unknown(4403), reason: "not this session's page")
-        return
+        return nil
       }
       // Messages wait here for the socket's writer, a task that lives while there is something
       // to write (an idle socket keeps none). None is ever dropped: a page that falls
@@ -519,8 +533,16 @@
           })
       else {
         try await outbound.close(.unknown(4404), reason: "no such session")
-        return
+        return nil
       }
+      return (connection, queue)
+    }
+
+    /// Routes the socket's messages to its session until the socket ends, then detaches it.
+    private func relay(
+      _ messages: inout WebSocketInboundMessageStream.AsyncIterator, connection: Int,
+      queue: SendQueue
+    ) async {
       var refusals = RefusalLog(logger: logger)
       // A page that stays on one screen is sent a fresh token in time: its newest one must
       // still be accepted wherever it reconnects.

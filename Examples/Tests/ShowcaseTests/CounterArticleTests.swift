@@ -84,8 +84,8 @@ extension EndToEnd {
           try await browser.text("#screen p") == "Count: 0"
         }
         if let counter {
-          // SIGTERM with the page still connected: the server closes the page's socket (1001,
-          // going away) and its session, and exits 0, well within 5 s.
+          // SIGTERM with the page still connected: the server closes the page's socket (1000)
+          // and its session, and exits 0, well within 5 s.
           counter.terminate()
           let deadline = Date().addingTimeInterval(5)
           while counter.isRunning, Date() < deadline {
