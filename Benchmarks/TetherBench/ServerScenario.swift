@@ -96,6 +96,8 @@ func serve(_ kind: ServedKind) async throws -> Never {
     let router = Router(context: BasicWebSocketRequestContext.self)
     heapRoute(router)
     let reply = String(repeating: "x", count: 31)
+    let page = String(repeating: "x", count: 1_000)
+    router.get("page") { _, _ in page }
     router.ws("ws") { inbound, outbound, _ in
       for try await _ in inbound.messages(maxSize: 4_096) {
         try await outbound.write(.text(reply))
@@ -322,17 +324,21 @@ func runW6(_ bench: Bench, gestures: Int) async {
 
 /// W7: what an idle connected counter session costs the server. Each repetition starts a
 /// fresh child, opens 10 sessions (first-use caches), then 200 more, each a page and its
-/// socket with its hello answered, and divides the growth of the child's heap and RSS by 200.
-/// The baseline is Hummingbird alone holding 200 idle WebSockets; the breakdown row is a
-/// connected counter session in this process (the registry's part, no socket).
+/// socket with its hello answered, and divides the growth of the child's heap and RSS by 200,
+/// 6 s after the last (idle: past the timers a new connection starts) and 0.3 s after it.
+/// The baseline is Hummingbird alone holding 200 idle WebSockets, and the same after a page
+/// GET and one message each way; the breakdown rows are a connected counter session in this
+/// process (the registry's part, no socket).
 @MainActor
 func runW7(_ bench: Bench, sessions count: Int = 200) async {
   let scenario = "W7 per idle counter session"
   guard procIsReadable(scenario) else { return }
   var heap: [Double] = []
+  var heapSoon: [Double] = []
   var resident: [Double] = []
   var floorHeap: [Double] = []
   var floorResident: [Double] = []
+  var pageAndSocket: [Double] = []
   do {
     for _ in 0..<bench.repetitions {
       let floor = try await growthPerConnection(.hummingbird, count: count) {
@@ -340,12 +346,24 @@ func runW7(_ bench: Bench, sessions count: Int = 200) async {
       }
       floorHeap.append(floor.heap)
       floorResident.append(floor.resident)
+      // Like a page: a GET answered with 1,000 B on a connection that then closes, then the
+      // socket, with one message each way (as a hello and its answer).
+      let paged = try await growthPerConnection(.hummingbird, count: count) { port in
+        let source = LoadSources.next()
+        _ = try Connection(port: port, from: source).get("/page", port: port)
+        let socket = try upgraded(port: port, from: source)
+        try socket.sendText(String(repeating: "x", count: 300))
+        _ = try socket.receiveText()
+        return socket
+      }
+      pageAndSocket.append(paged.heap)
       let counter = try await growthPerConnection(.counter, count: count) {
         try connectedPage(port: $0, scenario: scenario)
       }
       heap.append(counter.heap)
+      heapSoon.append(counter.soon)
       resident.append(counter.resident)
-      bench.checksum &+= floor.held + counter.held
+      bench.checksum &+= floor.held + paged.held + counter.held
     }
   } catch {
     invalid("\(scenario): \(error)")
@@ -354,38 +372,64 @@ func runW7(_ bench: Bench, sessions count: Int = 200) async {
     scenario, "Hummingbird alone, heap per socket", baseline: true, samples: floorHeap,
     unit: "bytes", note: "an idle WebSocket, no app")
   bench.record(
+    scenario, "Hummingbird alone, a page GET + socket", samples: pageAndSocket, unit: "bytes",
+    note: "1,000 B page; the socket: 300 B in, 31 B out")
+  bench.record(
     scenario, "Tether counter session, heap", samples: heap, unit: "bytes",
-    note: "page + socket + hello, idle")
+    note: "page + socket + hello, idle (6 s after the last)")
+  bench.record(
+    scenario, "  the same, 0.3 s after the last", samples: heapSoon, unit: "bytes",
+    note: "with timers that end within 5 s of connecting")
   bench.record(
     scenario, "Hummingbird alone, RSS per socket", samples: floorResident, unit: "bytes")
   bench.record(scenario, "Tether counter session, RSS", samples: resident, unit: "bytes")
-  // The registry's part: a connected counter session in this process, no socket.
+  // The registry's part: a connected counter session in this process, no socket. The server
+  // serves stateless pages (`FirstRender.stateless`): the page's session is closed once the
+  // page is drawn, and the socket's hello rebuilds it from the page's token.
   guard allocatedBytes() != nil else { return }
-  var parts: [Double] = []
-  for round in 0..<(2 + bench.repetitions) {
-    let before = allocatedBytes() ?? 0
-    let registry = WebSessionRegistry(app: benchCounterApp, capacity: count, firstRender: .held)
-    for _ in 0..<count {
-      guard case .page(_, let id) = await registry.page(for: "/"),
-        registry.attach(id, resync: false, send: { _ in }) != nil
-      else { invalid("\(scenario): no counter session in process") }
+  for firstRender in [WebSessionRegistry.FirstRender.stateless, .held] {
+    var parts: [Double] = []
+    for round in 0..<(2 + bench.repetitions) {
+      let before = allocatedBytes() ?? 0
+      let registry = WebSessionRegistry(
+        app: benchCounterApp, capacity: count, firstRender: firstRender)
+      for _ in 0..<count {
+        guard case .page(let html, let id) = await registry.page(for: "/") else {
+          invalid("\(scenario): no counter page in process")
+        }
+        if firstRender == .stateless {
+          guard let token = resumeToken(inPage: html),
+            case .rebuilt = await registry.resume(id, token: token)
+          else { invalid("\(scenario): a stateless page's session was not rebuilt") }
+        }
+        guard registry.attach(id, resync: firstRender == .stateless, send: { _ in }) != nil else {
+          invalid("\(scenario): no counter session in process")
+        }
+      }
+      if round >= 2 { parts.append(Double((allocatedBytes() ?? 0) - before) / Double(count)) }
+      registry.closeAll()
+      for _ in 0..<100 { await Task.yield() }
     }
-    if round >= 2 { parts.append(Double((allocatedBytes() ?? 0) - before) / Double(count)) }
-    registry.closeAll()
-    for _ in 0..<100 { await Task.yield() }
+    bench.record(
+      scenario,
+      firstRender == .stateless
+        ? "  of it: the session, in process" : "  the same, its page's session held",
+      samples: parts, unit: "bytes",
+      note: firstRender == .stateless
+        ? "as the server makes it: rebuilt from the page's token; stack, view model, view, page tree"
+        : "FirstRender.held: no token, no rebuild")
   }
-  bench.record(
-    scenario, "  of it: the session, in process", samples: parts, unit: "bytes",
-    note: "registry entry, stack, view model, view, page tree, handlers")
 }
 
 /// Starts a fresh `kind` child, opens 10 connections (first-use caches), then `count` more,
-/// and returns the growth of the child's heap and RSS per connection, 300 ms after the last,
-/// and how many connections were held.
+/// and returns the growth of the child's heap per connection 0.3 s after the last (`soon`),
+/// and of its heap and RSS once idle, 6 s after the last: past every timer a connection
+/// starts (the 5 s wait for a socket's hello, a closed page session's last tasks). Also how
+/// many connections were held.
 @MainActor
 private func growthPerConnection<Held>(
   _ kind: ServedKind, count: Int, open: (Int) throws -> Held
-) async throws -> (heap: Double, resident: Double, held: Int) {
+) async throws -> (soon: Double, heap: Double, resident: Double, held: Int) {
   let child = try ChildServer(kind)
   defer { child.stop() }
   var held: [Held] = []
@@ -393,9 +437,11 @@ private func growthPerConnection<Held>(
   let (heapBefore, residentBefore) = (try child.heapBytes(), try child.residentBytes())
   for _ in 0..<count { held.append(try open(child.port)) }
   try await Task.sleep(for: .milliseconds(300))
+  let soon = Double(try child.heapBytes() - heapBefore) / Double(count)
+  try await Task.sleep(for: .milliseconds(5_700))
   let heap = Double(try child.heapBytes() - heapBefore) / Double(count)
   let resident = Double(try child.residentBytes() - residentBefore) / Double(count)
-  return (heap, resident, held.count)
+  return (soon, heap, resident, held.count)
 }
 
 /// Whether the child's CPU and memory can be read (Linux's /proc); says so when not.
@@ -408,9 +454,9 @@ private func procIsReadable(_ scenario: String) -> Bool {
   #endif
 }
 
-/// A WebSocket upgraded at `/ws` from an address of its own.
-private func upgraded(port: Int) throws -> Connection {
-  let socket = try Connection(port: port, from: LoadSources.next())
+/// A WebSocket upgraded at `/ws` from an address of its own (or from `source`).
+private func upgraded(port: Int, from source: String? = LoadSources.next()) throws -> Connection {
+  let socket = try Connection(port: port, from: source)
   try socket.upgrade("/ws", port: port)
   return socket
 }
