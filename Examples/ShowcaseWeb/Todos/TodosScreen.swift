@@ -15,6 +15,10 @@ final class TodosScreen: WebView {
   private let edit: TextField
   private let newTodoFocused: Property<Bool>
   private let editFocused: Property<Bool>
+  private let toggleAll: Checkbox
+  /// Each row's toggle, by item id: made once per item, so its edit numbers and the version
+  /// of the flag it shows carry from render to render.
+  private var toggles: [String: Checkbox] = [:]
 
   init(_ todos: TodoListViewModel) {
     self.todos = todos
@@ -30,6 +34,9 @@ final class TodosScreen: WebView {
       todos.editTitle, label: "Edit todo", className: "edit", isFocused: editFocused,
       onSubmit: { todos.commitEdit() }, onCancel: { todos.cancelEdit() },
       onBlur: { todos.commitEdit() })
+    toggleAll = Checkbox(
+      todos.allCompletedProperty, label: "Mark all as complete", className: "toggle-all"
+    ) { todos.setAllCompleted($0) }
   }
 
   /// The item being edited, so that a page whose server dies during an edit goes on with it on
@@ -74,28 +81,37 @@ final class TodosScreen: WebView {
   }
 
   private func main(id: String, in context: WebRenderContext) -> HTMLNode {
-    let toggleAll = "\(id).toggle-all"
-    let allDone = todos.allCompleted
-    context.onField(
-      toggleAll,
-      WebRenderContext.FieldHandlers(check: { [todos] checked, _ in todos.setAllCompleted(checked) }
-      ))
-    var toggleAttributes: [(name: String, value: String)] = [
-      ("class", "toggle-all"), ("type", "checkbox"), ("data-ack", "0"),
-    ]
-    if allDone { toggleAttributes.append(("checked", "")) }
+    let toggleAllID = "\(id).toggle-all"
+    let rows = todos.rows
+    let listed = Set(todos.todos.map(\.id))
+    toggles = toggles.filter { listed.contains($0.key) }
     return .element(
       "section", id: "\(id).main",
       [("class", "main")] + (todos.isEmpty ? [("hidden", "")] : []),
       [
-        .element("input", id: toggleAll, toggleAttributes),
+        toggleAll.render(id: toggleAllID, in: context),
         .element(
-          "label", id: "\(id).toggle-all-label", [("for", toggleAll)],
+          "label", id: "\(id).toggle-all-label", [("for", toggleAllID)],
           [.text("Mark all as complete")]),
         .element(
           "ul", id: "\(id).list", [("class", "todo-list")],
-          todos.rows.map { row in item(row, id: "\(id).todo-\(row.id)", in: context) }),
+          rows.map { row in item(row, id: "\(id).todo-\(row.id)", in: context) }),
       ])
+  }
+
+  /// The row's toggle: bound to the item's flag, each tick sent to the view model.
+  private func toggle(for row: TodoListViewModel.Row) -> Checkbox {
+    let label = "Toggle \(row.title)"
+    if let toggle = toggles[row.id] {
+      toggle.label = label
+      return toggle
+    }
+    let todoID = row.id
+    let toggle = Checkbox(todos.completion(of: todoID), label: label, className: "toggle") {
+      [todos] in todos.setCompleted($0, id: todoID)
+    }
+    toggles[todoID] = toggle
+    return toggle
   }
 
   private func item(
@@ -105,26 +121,16 @@ final class TodosScreen: WebView {
     let toggle = "\(id).toggle"
     let label = "\(id).label"
     let destroy = "\(id).destroy"
-    context.onField(
-      toggle,
-      WebRenderContext.FieldHandlers(check: { [todos] checked, _ in
-        todos.setCompleted(checked, id: todoID)
-      }))
     context.onDoubleClick(label) { [todos] in todos.startEditing(id: todoID) }
     context.onClick(destroy) { [todos] in todos.destroy(id: todoID) }
     var classes: [String] = []
     if row.completed { classes.append("completed") }
     if row.isEditing { classes.append("editing") }
-    var toggleAttributes: [(name: String, value: String)] = [
-      ("class", "toggle"), ("type", "checkbox"), ("aria-label", "Toggle \(row.title)"),
-      ("data-ack", "0"),
-    ]
-    if row.completed { toggleAttributes.append(("checked", "")) }
     var children: [HTMLNode] = [
       .element(
         "div", id: "\(id).view", [("class", "view")],
         [
-          .element("input", id: toggle, toggleAttributes),
+          self.toggle(for: row).render(id: toggle, in: context),
           .element("label", id: label, [("data-dblclick", "")], [.text(row.title)]),
           .element(
             "button", id: destroy,

@@ -130,6 +130,9 @@ public final class TodoListViewModel {
   /// from elsewhere does not take it away.
   private var pending: [PendingChange] = []
   private var nextChangeNumber = 0
+  /// Each listed item's flag, for ``completion(of:)``: kept while the item is listed.
+  private var completions: [String: MutableProperty<Bool>] = [:]
+  private let allCompletedState = MutableProperty(false)
   /// Writes pending changes in order, and retries (a write or the first load) until the store
   /// answers.
   private var writer: Task<Void, Never>?
@@ -425,5 +428,34 @@ public final class TodoListViewModel {
     if list.count - active != completedCount { completedCount = list.count - active }
     let left = "\(active) \(active == 1 ? "item" : "items") left"
     if left != itemsLeft { itemsLeft = left }
+    let allDone = !list.isEmpty && active == 0
+    if allDone != allCompletedState.value { allCompletedState.value = allDone }
+    if !completions.isEmpty {
+      var byID: [String: Bool] = [:]
+      for todo in list { byID[todo.id] = todo.completed }
+      for (id, completion) in completions {
+        if let completed = byID[id] {
+          if completion.value != completed { completion.value = completed }
+        } else {
+          completions[id] = nil
+        }
+      }
+    }
   }
+
+  /// Whether the item `id` is done, as a property that follows it: what a row's checkbox
+  /// shows (a web view binds it with its input, ``setCompleted(_:id:)``). `false` for an item
+  /// not in the list.
+  ///
+  /// - Parameter id: The item.
+  /// - Returns: The item's flag; the same property for the same item while it is listed.
+  public func completion(of id: String) -> Property<Bool> {
+    if let completion = completions[id] { return completion }
+    let completion = MutableProperty(todos.first { $0.id == id }?.completed ?? false)
+    if todos.contains(where: { $0.id == id }) { completions[id] = completion }
+    return completion
+  }
+
+  /// Whether every item is done, as a property: what the toggle-all box shows.
+  public var allCompletedProperty: Property<Bool> { allCompletedState }
 }

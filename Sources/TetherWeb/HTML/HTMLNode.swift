@@ -126,42 +126,54 @@ public enum HTMLNode: Equatable, Sendable {
   }
 }
 
-/// HTML escaping for text and attribute values.
+/// HTML escaping for text and attribute values, the one writer every page, patch and error
+/// page goes through.
+///
+/// It works on UTF-8 bytes, not on `Character`s: a grapheme may *contain* `<` or `"` (a
+/// Prepend scalar before it, a combining mark after it) without being equal to either, and an
+/// HTML parser reads scalars, not graphemes. Every `&`, `<`, `>` (and, in an attribute, `"`)
+/// becomes an entity wherever it stands, and a carriage return a character reference (a parser
+/// would read it as a line feed); every other byte is copied as it is.
 public enum HTMLEscaping {
   /// Elements that have no closing tag.
   static let voidElements: Set<String> = ["img", "br", "hr", "input", "meta", "link"]
 
   /// `text` safe between tags.
   public static func text(_ text: String) -> String {
-    guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }
-    var output = ""
-    output.reserveCapacity(text.utf8.count)
-    for character in text {
-      switch character {
-      case "&": output += "&amp;"
-      case "<": output += "&lt;"
-      case ">": output += "&gt;"
-      default: output.append(character)
-      }
-    }
-    return output
+    escaped(text, quotes: false)
   }
 
-  /// `value` safe inside a double-quoted attribute.
+  /// `value` safe inside a double-quoted attribute (the only kind the writer makes).
   public static func attribute(_ value: String) -> String {
-    guard value.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" || $0 == "\"" }) else {
-      return value
-    }
-    var output = ""
-    for character in value {
-      switch character {
-      case "&": output += "&amp;"
-      case "<": output += "&lt;"
-      case ">": output += "&gt;"
-      case "\"": output += "&quot;"
-      default: output.append(character)
+    escaped(value, quotes: true)
+  }
+
+  private static func escaped(_ input: String, quotes: Bool) -> String {
+    let utf8 = input.utf8
+    guard utf8.contains(where: { needsEscaping($0, quotes: quotes) }) else { return input }
+    var output: [UInt8] = []
+    output.reserveCapacity(utf8.count + 16)
+    for byte in utf8 {
+      switch byte {
+      case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
+      case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
+      case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
+      case UInt8(ascii: "\""):
+        if quotes { output.append(contentsOf: "&quot;".utf8) } else { output.append(byte) }
+      // A parser reads a raw CR as a line feed: as a reference it stays what it was.
+      case 0x0D: output.append(contentsOf: "&#13;".utf8)
+      default: output.append(byte)
       }
     }
-    return output
+    // Only ASCII bytes were replaced, by ASCII: the rest is the input's own valid UTF-8.
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  private static func needsEscaping(_ byte: UInt8, quotes: Bool) -> Bool {
+    switch byte {
+    case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), 0x0D: true
+    case UInt8(ascii: "\""): quotes
+    default: false
+    }
   }
 }

@@ -32,14 +32,25 @@ public enum WebAssets {
       const seqs = {};
       const isField = (element) => !!element && element.tagName === "INPUT" && !!element.id;
       const isCheckbox = (element) => element.type === "checkbox";
-      const fieldMessage = (element) => isCheckbox(element)
-        ? { type: "check", id: element.id, checked: element.checked, seq: seqs[element.id] }
-        : { type: "input", id: element.id, value: element.value, seq: seqs[element.id] };
-      // The fields typed in, sent again on every connection: a server that rebuilt the session
-      // elsewhere takes the text that was not yet submitted.
+      // A tick names the version of the value the box showed: the server refuses one made on
+      // a value that has changed since (another tab changed the item while this page was away).
+      function checkMessage(element) {
+        const message = { type: "check", id: element.id, checked: element.checked,
+          seq: seqs[element.id] };
+        const version = +element.dataset.version;
+        if (version > 0) message.ver = version;
+        return message;
+      }
+      const inputMessage = (element) =>
+        ({ type: "input", id: element.id, value: element.value, seq: seqs[element.id] });
+      // The text fields typed in since their last Enter: a person's draft, sent again on every
+      // connection, so a server that rebuilt the session elsewhere takes it. Nothing else is
+      // sent again but unacknowledged gestures (a tick is one): a page never re-sends state
+      // the server has acknowledged, which another tab may have changed since.
+      const drafts = new Set();
       function typedFields() {
-        return Object.keys(seqs).map((id) => document.getElementById(id))
-          .filter(isField).map(fieldMessage);
+        return [...drafts].map((id) => document.getElementById(id))
+          .filter((element) => isField(element) && !isCheckbox(element)).map(inputMessage);
       }
 
       function connect(resync) {
@@ -76,8 +87,8 @@ public enum WebAssets {
       }
 
       function send(message) {
-        // A field's edits are not numbered: its latest value goes on the next connection.
-        if (message.type !== "input" && message.type !== "check") {
+        // A text field's edits are not numbered: its latest value goes on the next connection.
+        if (message.type !== "input") {
           message.g = ++gestures;
           unacked.push(message);
           if (unacked.length > 100) unacked.shift();
@@ -188,13 +199,14 @@ public enum WebAssets {
         const field = event.target;
         if (!isField(field) || isCheckbox(field)) return;
         seqs[field.id] = (seqs[field.id] || 0) + 1;
-        send(fieldMessage(field));
+        drafts.add(field.id);
+        send(inputMessage(field));
       });
       document.addEventListener("change", (event) => {
         const field = event.target;
         if (!isField(field) || !isCheckbox(field)) return;
         seqs[field.id] = (seqs[field.id] || 0) + 1;
-        send(fieldMessage(field));
+        send(checkMessage(field));
       });
       document.addEventListener("focusin", (event) => {
         if (isField(event.target)) send({ type: "focus", id: event.target.id });
@@ -212,6 +224,7 @@ public enum WebAssets {
           if (event.key === "Escape") send({ type: "cancel", id: field.id });
           // Enter says what it submits, so a retry submits the same text.
           else if (seqs[field.id]) {
+            drafts.delete(field.id);
             send({ type: "submit", id: field.id, value: field.value, seq: seqs[field.id] });
           } else send({ type: "submit", id: field.id });
           return;

@@ -10,6 +10,8 @@ private struct ClientWire: Decodable {
   var value: String?
   var checked: Bool?
   var seq: Int?
+  /// The version of the value a checkbox showed when it was ticked (`FieldBinding.version`).
+  var ver: Int?
   /// The session's secret, in a page's first message.
   var secret: String?
   /// The page's number for the gesture (1, 2, … per page), on every message but a field's edits.
@@ -39,12 +41,14 @@ public struct ClientEnvelope: Equatable, Sendable {
   public init(decoding text: String) throws(WebSessionError) {
     let wire = try ClientMessage.wire(decoding: text)
     let message = try ClientMessage(wire: wire)
-    if let gesture = wire.g, gesture <= 0 { throw .malformed("g must be positive") }
+    if let gesture = wire.g, !(1...ClientMessage.maximumNumber).contains(gesture) {
+      throw .malformed("g must be from 1 to \(ClientMessage.maximumNumber)")
+    }
     gesture = wire.g
-    if case .submit(let id) = message, let value = wire.value, let sequence = wire.seq,
-      sequence > 0
-    {
-      messages = [.input(id: id, value: value, sequence: sequence), message]
+    if case .submit(let id) = message, let value = wire.value, wire.seq != nil {
+      messages = [
+        .input(id: id, value: value, sequence: try ClientMessage.sequence(wire)), message,
+      ]
     } else {
       messages = [message]
     }
@@ -70,8 +74,10 @@ public enum ClientMessage: Equatable, Sendable {
   /// per field, in the order the person typed). A page that reconnects sends its fields'
   /// unacknowledged text again this way, so typing survives a server's death.
   case input(id: String, value: String, sequence: Int)
-  /// The checkbox `id` was ticked or unticked: its edit number `sequence`.
-  case check(id: String, checked: Bool, sequence: Int)
+  /// The checkbox `id` was ticked or unticked: its edit number `sequence`, and the version of
+  /// the value it showed then (its `data-version`), if it had one: a tick made on a value that
+  /// has changed since is refused (TetherFlow's `FieldBinding`).
+  case check(id: String, checked: Bool, sequence: Int, version: Int? = nil)
   /// Enter in field `id`.
   case submit(id: String)
   /// Escape in field `id`.
@@ -85,6 +91,12 @@ public enum ClientMessage: Equatable, Sendable {
 
   /// The largest message a page sends, in bytes; anything larger is refused.
   public static let maximumSize = 4096
+
+  /// The largest number a page may send (a gesture's `g`, an edit's `seq`, a version's `ver`):
+  /// 2³¹ − 1, far beyond what a page counts to, and small enough that a session adding one
+  /// of its own counters to it never overflows. A larger one, or one below 1, is refused
+  /// where the message is parsed.
+  public static let maximumNumber = Int(Int32.max)
 
   /// Decodes one message.
   ///
@@ -135,7 +147,10 @@ public enum ClientMessage: Equatable, Sendable {
     case "check":
       let id = try Self.id(wire)
       guard let checked = wire.checked else { throw .malformed("check needs checked") }
-      self = .check(id: id, checked: checked, sequence: try Self.sequence(wire))
+      if let version = wire.ver, !(1...Self.maximumNumber).contains(version) {
+        throw .malformed("ver must be from 1 to \(Self.maximumNumber)")
+      }
+      self = .check(id: id, checked: checked, sequence: try Self.sequence(wire), version: wire.ver)
     case "submit": self = .submit(id: try Self.id(wire))
     case "cancel": self = .cancel(id: try Self.id(wire))
     case "focus": self = .focus(id: try Self.id(wire))
@@ -151,9 +166,9 @@ public enum ClientMessage: Equatable, Sendable {
     return id
   }
 
-  private static func sequence(_ wire: ClientWire) throws(WebSessionError) -> Int {
-    guard let sequence = wire.seq, sequence > 0 else {
-      throw .malformed("\(wire.type) needs a positive seq")
+  fileprivate static func sequence(_ wire: ClientWire) throws(WebSessionError) -> Int {
+    guard let sequence = wire.seq, (1...maximumNumber).contains(sequence) else {
+      throw .malformed("\(wire.type) needs a seq from 1 to \(maximumNumber)")
     }
     return sequence
   }
@@ -177,8 +192,9 @@ public enum ClientMessage: Equatable, Sendable {
         + (token.map { ",\"token\":\(quote($0, escapingLessThan: false))" } ?? "") + "}"
     case .input(let id, let value, let sequence):
       "{\"type\":\"input\",\"id\":\(quote(id, escapingLessThan: false)),\"value\":\(quote(value, escapingLessThan: false)),\"seq\":\(sequence)}"
-    case .check(let id, let checked, let sequence):
-      "{\"type\":\"check\",\"id\":\(quote(id, escapingLessThan: false)),\"checked\":\(checked),\"seq\":\(sequence)}"
+    case .check(let id, let checked, let sequence, let version):
+      "{\"type\":\"check\",\"id\":\(quote(id, escapingLessThan: false)),\"checked\":\(checked),\"seq\":\(sequence)"
+        + (version.map { ",\"ver\":\($0)" } ?? "") + "}"
     case .submit(let id): Self.json(type: "submit", id: id)
     case .cancel(let id): Self.json(type: "cancel", id: id)
     case .focus(let id): Self.json(type: "focus", id: id)

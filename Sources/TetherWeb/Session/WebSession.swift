@@ -324,7 +324,7 @@ public final class WebSession {
         return refuse(.noHandler(id: String(id.prefix(80))))
       }
       handler()
-    case .input(let id, _, _), .check(let id, _, _), .submit(let id), .cancel(let id),
+    case .input(let id, _, _), .check(let id, _, _, _), .submit(let id), .cancel(let id),
       .focus(let id), .blur(let id):
       if let refusal = refusalBehindModal(id) { return refusal }
       guard let handlers = context.fieldHandler(for: id) else {
@@ -337,9 +337,9 @@ public final class WebSession {
         // model's own (a trimmed or cleared field) goes out.
         pageShows([("value", value)], on: id, edit: sequence)
         handlers.input?(value, sequence)
-      case .check(_, let checked, let sequence):
+      case .check(_, let checked, let sequence, let version):
         pageShows([("checked", checked ? "" : nil)], on: id, edit: sequence)
-        handlers.check?(checked, sequence)
+        handlers.check?(checked, sequence, version)
       case .submit: handlers.submit?()
       case .cancel: handlers.cancel?()
       case .focus: handlers.focus?()

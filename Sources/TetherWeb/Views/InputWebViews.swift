@@ -63,7 +63,11 @@ public final class TextField: WebView {
       id,
       WebRenderContext.FieldHandlers(
         input: { [weak binding] value, sequence in
-          binding?.userEdited(value, sequence: base + sequence)
+          // The page's number is at most `ClientMessage.maximumNumber`, but the base grows
+          // with every move: an edit whose number would not fit is refused, never a trap.
+          let (number, overflow) = base.addingReportingOverflow(sequence)
+          guard !overflow else { return }
+          binding?.userEdited(value, sequence: number)
         },
         submit: onSubmit, cancel: onCancel, blur: onBlur))
     if isFocused?.value == true { context.focus = id }
@@ -79,28 +83,57 @@ public final class TextField: WebView {
 }
 
 /// A checkbox bound both ways to a view model's flag, with the same rules as ``TextField``:
-/// a tick sets it, numbered; the model's own changes reach the page.
+/// a tick sets it, numbered; the model's own changes reach the page. It also carries the
+/// version of the value it shows (`data-version`, TetherFlow's `FieldBinding.version`), and a
+/// tick made on a value that has changed since — another tab changed the same item while this
+/// page was away, and the page sends its old tick again on reconnecting — is refused: the box
+/// shows the model's value instead.
 ///
 /// ```swift
-/// Checkbox(row.isDone, label: "Toggle \(row.title)", className: "toggle")
+/// Checkbox(form.isUrgent, label: "Urgent")
+/// ```
+///
+/// A row of a list is bound to the row's flag and to the view model's input:
+///
+/// ```swift
+/// Checkbox(row.isDone, label: "Toggle \(row.title)", className: "toggle") { isDone in
+///   viewModel.setDone(isDone, id: row.id)
+/// }
 /// ```
 @MainActor
 public final class Checkbox: WebView {
   private let binding: FieldBinding<Bool>
-  private let label: String
+  /// The checkbox's accessible name (`aria-label`); a row's box follows its row's title.
+  public var label: String
   private let className: String?
   /// The element last rendered and the binding's edit number then; see ``TextField``.
   private var element: (id: String, base: Int)?
 
-  /// Creates a checkbox.
+  /// Creates a checkbox over a flag it writes itself.
   ///
   /// - Parameters:
   ///   - isOn: The view model's flag: shown, and set by each tick.
   ///   - label: The checkbox's accessible name (`aria-label`).
   ///   - className: The element's class.
   public init(_ isOn: MutableProperty<Bool>, label: String, className: String? = nil) {
-    let binding = FieldBinding(isOn)
-    self.binding = binding
+    binding = FieldBinding(isOn)
+    self.label = label
+    self.className = className
+  }
+
+  /// Creates a checkbox that shows a flag the view model derives and sends each tick to an
+  /// input of the view model.
+  ///
+  /// - Parameters:
+  ///   - isOn: What the box shows.
+  ///   - label: The checkbox's accessible name (`aria-label`).
+  ///   - className: The element's class.
+  ///   - set: The view model's input for a tick.
+  public init(
+    _ isOn: Property<Bool>, label: String, className: String? = nil,
+    set: @escaping @MainActor (Bool) -> Void
+  ) {
+    binding = FieldBinding(isOn, set: set)
     self.label = label
     self.className = className
   }
@@ -111,13 +144,16 @@ public final class Checkbox: WebView {
     let base = element?.base ?? 0
     context.onField(
       id,
-      WebRenderContext.FieldHandlers(check: { [weak binding] checked, sequence in
-        binding?.userEdited(checked, sequence: base + sequence)
+      WebRenderContext.FieldHandlers(check: { [weak binding] checked, sequence, version in
+        let (number, overflow) = base.addingReportingOverflow(sequence)
+        guard !overflow else { return }
+        binding?.userEdited(checked, sequence: number, madeOn: version)
       }))
     var attributes: [(name: String, value: String)] = [("type", "checkbox")]
     if let className { attributes.append(("class", className)) }
     attributes.append(("aria-label", label))
     attributes.append(("data-ack", "\(max(0, binding.sequence - base))"))
+    attributes.append(("data-version", "\(binding.version)"))
     if binding.state.value { attributes.append(("checked", "")) }
     return .element("input", id: id, attributes)
   }

@@ -100,8 +100,9 @@ public final class WebRenderContext {
   public struct FieldHandlers {
     /// A text edit: the field's text and the edit's number.
     public var input: ((String, Int) -> Void)?
-    /// A checkbox edit: ticked or not, and the edit's number.
-    public var check: ((Bool, Int) -> Void)?
+    /// A checkbox edit: ticked or not, the edit's number, and the version of the value the
+    /// box showed (its `data-version`), if it had one.
+    public var check: ((Bool, Int, Int?) -> Void)?
     /// Enter.
     public var submit: (() -> Void)?
     /// Escape.
@@ -121,7 +122,7 @@ public final class WebRenderContext {
     ///   - focus: Focus taken.
     ///   - blur: Focus lost.
     public init(
-      input: ((String, Int) -> Void)? = nil, check: ((Bool, Int) -> Void)? = nil,
+      input: ((String, Int) -> Void)? = nil, check: ((Bool, Int, Int?) -> Void)? = nil,
       submit: (() -> Void)? = nil, cancel: (() -> Void)? = nil, focus: (() -> Void)? = nil,
       blur: (() -> Void)? = nil
     ) {
