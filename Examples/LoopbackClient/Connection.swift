@@ -204,6 +204,14 @@ public final class Connection {
   public func get(_ path: String, port: Int, cookie: String? = nil) throws -> (
     status: Int, body: String
   ) {
+    let (status, _, body) = try getWithHead(path, port: port, cookie: cookie)
+    return (status, body)
+  }
+
+  /// `GET path`, read to the end: the status, the response's head and its body.
+  public func getWithHead(_ path: String, port: Int, cookie: String? = nil) throws -> (
+    status: Int, head: String, body: String
+  ) {
     let cookieLine = cookie.map { "Cookie: \($0)\r\n" } ?? ""
     try send(
       Array(
@@ -212,7 +220,29 @@ public final class Connection {
     let head = try readHead()
     while try fill() {}
     let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-    return (status, String(decoding: buffer, as: UTF8.self))
+    return (status, head, String(decoding: buffer, as: UTF8.self))
+  }
+
+  /// The browser cookie a server issues with a page (`name=value`, as a `Cookie` header
+  /// carries it) and the browser's id in it, from a page load without one.
+  ///
+  /// - Parameters:
+  ///   - port: The server's port.
+  ///   - path: A page's path.
+  /// - Returns: The cookie and the id before its code.
+  /// - Throws: ``ConnectionError`` when the page cannot be had or came with no cookie.
+  public static func issuedCookie(port: Int, path: String = "/") throws -> (
+    cookie: String, clientID: String
+  ) {
+    let (status, head, _) = try Connection(port: port).getWithHead(path, port: port)
+    if let pair = cookiePair(setIn: head),
+      let value = pair.split(separator: "=", maxSplits: 1).last,
+      let id = value.split(separator: ".").first, id.count == 32
+    {
+      return (pair, String(id))
+    }
+    throw ConnectionError.unexpectedStatus(
+      request: "GET \(path) (no cookie)", status: status, body: "")
   }
 
   /// Upgrades to a WebSocket at `path`, as a page of this server would (same `Origin`).

@@ -28,6 +28,12 @@ public struct OpenedPage {
   public let token: String?
   /// Its socket, the hello sent.
   public let socket: Connection
+  /// The browser's cookie (`name=value`): the one it came with, or the one the page issued;
+  /// its page's token opens its session only with it.
+  public let cookie: String?
+  /// The loopback address the browser connects from (`nil`: 127.0.0.1): its reconnects come
+  /// from it too, as a browser's would.
+  public let source: String?
 
   /// - Parameters:
   ///   - port: The server's (or the balancer's) port.
@@ -36,7 +42,7 @@ public struct OpenedPage {
   /// - Throws: ``ConnectionError`` when the page or the socket cannot be had.
   public init(port: Int, path: String = "/", cookie: String? = nil) throws {
     let source = LoadSources.next()
-    let (status, html) = try Connection(port: port, from: source).get(
+    let (status, head, html) = try Connection(port: port, from: source).getWithHead(
       path, port: port, cookie: cookie)
     guard status == 200, let id = LoopbackClient.sessionID(inPage: html),
       let secret = scriptAttribute("data-secret", inPage: html)
@@ -47,10 +53,23 @@ public struct OpenedPage {
     sessionID = id
     self.secret = secret
     token = resumeToken(inPage: html)
+    let browserCookie = cookie ?? cookiePair(setIn: head)
+    self.cookie = browserCookie
+    self.source = source
     socket = try Connection(port: port, from: source)
-    try socket.upgrade("/ws?session=\(id)", port: port, cookie: cookie)
+    try socket.upgrade("/ws?session=\(id)", port: port, cookie: browserCookie)
     try socket.sendText(ClientMessage.hello(secret: secret, token: token).json)
   }
+}
+
+/// The cookie a response's head sets (`name=value`, as a `Cookie` header sends it back).
+public func cookiePair(setIn head: String) -> String? {
+  for line in head.split(separator: "\r\n") {
+    let parts = line.split(separator: ":", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "set-cookie" else { continue }
+    return parts[1].split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+  }
+  return nil
 }
 
 /// The value of the page script's attribute `name`, such as `data-secret`.

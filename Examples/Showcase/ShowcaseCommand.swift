@@ -11,6 +11,7 @@ import ShowcaseWebServer
 import TetherFlow
 import TetherTerminal
 import TetherWeb
+import TetherWebHummingbird
 import TodosStorage
 
 #if canImport(Glibc)
@@ -204,9 +205,23 @@ struct ShowcaseCommand: AsyncParsableCommand {
   /// Serves the showcase to browsers until SIGTERM or SIGINT; exits 0.
   @MainActor
   private func serveWeb(services: ShowcaseServices) async throws {
+    let signer = try resumeSigner
+    // Without a cluster's key, browsers' cookies are issued under a key kept with the data,
+    // so a restart still knows each browser and shows it its list.
+    var clientKeys: [WebResumeKey]?
+    if signer == nil {
+      do {
+        let bytes = try TodoStorage.browserCookieKey(dataFolder: dataFolder)
+        clientKeys = [try WebResumeKey.hmacSHA256(bytes)]
+      } catch {
+        FileHandle.standardError.write(Data("showcase: \(error)\n".utf8))
+        throw ExitCode(2)
+      }
+    }
     try await ShowcaseWebServer.serve(
       services: services, host: host, port: port,
-      sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: try resumeSigner,
+      sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: signer,
+      clientKeys: clientKeys,
       connectionsPerAddress: connectionsPerAddress > 0 ? connectionsPerAddress : nil,
       trustedProxies: Set(trustedProxy),
       stats: stats)

@@ -8,13 +8,13 @@ import TetherWeb
 /// records how long that took. Returns the socket and the resumed session's first message.
 func reopenSocket(
   port: Int, sessionID: String, secret: String, token: String?, cookie: String? = nil,
-  recorder: LoadRecorder
+  from source: String? = nil, recorder: LoadRecorder
 ) throws -> (socket: Connection, first: String) {
   let start = ContinuousClock.now
   var lastError: ConnectionError?
   while ContinuousClock.now - start < .seconds(10) {
     do {
-      let fresh = try Connection(port: port)
+      let fresh = try Connection(port: port, from: source)
       try fresh.upgrade("/ws?session=\(sessionID)&resync=1", port: port, cookie: cookie)
       try fresh.sendText(ClientMessage.hello(secret: secret, token: token).json)
       guard let first = try fresh.receiveText() else { throw ConnectionError.closedByServer }
@@ -150,6 +150,10 @@ final class TouringTab {
   private(set) var socket: Connection
   private var rendered: RenderedElements
   private var token: String?
+  /// The cookie the page issued: the session's token opens it only for this browser.
+  private let cookie: String?
+  /// The address it connects from.
+  private let source: String?
 
   init(index: Int, port: Int, recorder: LoadRecorder, photo: Photo) throws {
     self.index = index
@@ -159,6 +163,8 @@ final class TouringTab {
     let page = try OpenedPage(port: port)
     id = page.sessionID
     secret = page.secret
+    cookie = page.cookie
+    source = page.source
     token = page.token
     rendered = RenderedElements(page: page.html)
     socket = page.socket
@@ -222,7 +228,8 @@ final class TouringTab {
   /// app it sends back.
   private func reconnect(expecting allowed: [String]) throws {
     let (fresh, first) = try reopenSocket(
-      port: port, sessionID: id, secret: secret, token: token, recorder: recorder)
+      port: port, sessionID: id, secret: secret, token: token, cookie: cookie, from: source,
+      recorder: recorder)
     socket = fresh
     _ = check(first, allowed: allowed)
   }

@@ -166,8 +166,14 @@ struct LoadCommand: ParsableCommand {
           cluster: process, every: killEvery, until: started.addingTimeInterval(Double(seconds)),
           recorder: recorder) : nil
     }
-    let browsers = (0..<(sessions / 2)).map {
-      TodoLoadBrowser(number: $0, clientID: WebClient.newID())
+    // Each browser's cookie is one the server issued (it takes no other), from a first page.
+    var browsers: [TodoLoadBrowser] = []
+    if scenario == .todos {
+      for number in 0..<(sessions / 2) {
+        let issued = try Connection.issuedCookie(port: port, path: "/todos")
+        browsers.append(
+          TodoLoadBrowser(number: number, clientID: issued.clientID, cookie: issued.cookie))
+      }
     }
     let written = runClients(
       count: sessions, port: port, seconds: seconds, think: .milliseconds(thinkMs),

@@ -14,8 +14,8 @@ struct TodoLoadBrowser: Sendable {
   let number: Int
   /// Its cookie's id, which is its list's id in the store.
   let clientID: String
-
-  var cookie: String { "\(WebClient.cookieName)=\(clientID)" }
+  /// Its `Cookie` header: the cookie the server issued it.
+  let cookie: String
 
   /// The title of its `n`th item: unique over every list, so a title in another list is a leak.
   func title(_ n: Int) -> String { "L\(number)-\(n)" }
@@ -106,6 +106,8 @@ final class TodoTab {
   let screen: String
   private(set) var socket: Connection
   private var token: String?
+  /// The address this tab connects from.
+  private let source: String?
 
   init(browser: TodoLoadBrowser, port: Int, recorder: LoadRecorder) throws {
     self.browser = browser
@@ -120,6 +122,7 @@ final class TodoTab {
     self.screen = screen
     token = page.token
     socket = page.socket
+    source = page.source
   }
 
   /// The id of the element with class `todoapp`.
@@ -144,7 +147,7 @@ final class TodoTab {
   func reconnect() throws -> String {
     let (fresh, first) = try reopenSocket(
       port: port, sessionID: sessionID, secret: secret, token: token, cookie: browser.cookie,
-      recorder: recorder)
+      from: source, recorder: recorder)
     socket = fresh
     if let newer = resumeToken(inMessage: first) { token = newer }
     return first

@@ -52,14 +52,16 @@ extension WebSessionRegistry {
   ///   - firstRender: Whether a page's session is closed once the page is drawn (its socket
   ///     rebuilds it) or held for its socket.
   ///   - resumeSigner: The cluster's shared signer, if any.
+  ///   - clientKeys: The keys browsers' cookies are issued under without a `resumeSigner`
+  ///     (a key kept beside the lists, so a restart keeps every browser's list).
   ///   - clock: The clock that times the grace period.
   public convenience init<C: Clock<Duration>>(
     services: ShowcaseServices, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
     firstRender: FirstRender = .stateless, resumeSigner: WebResumeSigner? = nil,
-    clock: C = ContinuousClock()
+    clientKeys: [WebResumeKey]? = nil, clock: C = ContinuousClock()
   ) {
     self.init(
       app: .showcase(services: services), capacity: capacity, gracePeriod: gracePeriod,
-      firstRender: firstRender, resumeSigner: resumeSigner, clock: clock)
+      firstRender: firstRender, resumeSigner: resumeSigner, clientKeys: clientKeys, clock: clock)
   }
 }

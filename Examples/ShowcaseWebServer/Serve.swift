@@ -48,6 +48,9 @@ extension ShowcaseWebServer {
   ///   - port: The port; 0 picks a free one.
   ///   - sessionGrace: How long a session outlives its page's socket.
   ///   - resumeSigner: The cluster's signer, if sessions of other nodes may resume here.
+  ///   - clientKeys: Without a `resumeSigner`, the keys browsers' cookies are issued under: a
+  ///     key kept with the data, so a restarted server still knows its browsers (and their
+  ///     lists); `nil` for a new key each run.
   ///   - connectionsPerAddress: The most connections one address may hold; `nil` for no
   ///     limit (behind a proxy every browser has the proxy's address).
   ///   - trustedProxies: The proxies whose `X-Forwarded-For` names the browser.
@@ -56,13 +59,15 @@ extension ShowcaseWebServer {
   @MainActor
   public static func serve(
     services: ShowcaseServices, host: String, port: Int, sessionGrace: Duration,
-    resumeSigner: WebResumeSigner?, connectionsPerAddress: Int? = nil,
+    resumeSigner: WebResumeSigner?, clientKeys: [WebResumeKey]? = nil,
+    connectionsPerAddress: Int? = nil,
     trustedProxies: Set<String> = [], stats: Bool = false
   ) async throws {
     var logger = Logger(label: "showcase-web")
     logger.logLevel = .notice
     let registry = WebSessionRegistry(
-      services: services, gracePeriod: sessionGrace, resumeSigner: resumeSigner)
+      services: services, gracePeriod: sessionGrace, resumeSigner: resumeSigner,
+      clientKeys: clientKeys)
     // Browsers may keep their sockets open: if the graceful stop has not finished 3 s after
     // the signal, leave anyway. The process exits 0 either way.
     let watchdogs = exitSoonAfterStopSignals()

@@ -106,6 +106,7 @@ public final class PostgresTodoStore: TodoStore {
   /// Applies `change` in one transaction; a change that changes something raises the version
   /// and notifies every node.
   public func apply(_ change: TodoChange, to id: String) async throws(TodoStoreError) -> Int {
+    try change.validate()
     let (client, logger) = (client, logger)
     do {
       return try await Self.answered { try await Self.write(change, to: id, client, logger) }

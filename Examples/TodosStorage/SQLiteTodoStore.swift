@@ -83,6 +83,7 @@ public final class SQLiteTodoStore: TodoStore {
   /// Applies `change` in one transaction that raises the list's version if it changed
   /// anything.
   public func apply(_ change: TodoChange, to id: String) async throws(TodoStoreError) -> Int {
+    try change.validate()
     let changed: (version: Int, changed: Bool)
     do {
       changed = try await pool.write { db in

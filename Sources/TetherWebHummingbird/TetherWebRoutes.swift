@@ -90,6 +90,7 @@
       let registry = registry
       let logger = logger
       let allowedHosts = allowedHosts
+      let trustedProxies = trustedProxies
       router.get(RouterPath(path + "/health")) { _, _ in "ok" }
       // HEAD answers as GET would, with no body; a page's makes no session, so it says only
       // that pages are HTML, not whether a screen has the path.
@@ -117,10 +118,19 @@
             ? .upgrade([:]) : .dontUpgrade
         },
         onUpgrade: { inbound, outbound, context in
+          // The browser, as its cookie names it: a token rebuilds a session only for the
+          // browser it was signed for.
+          let secure = TetherWebServer.isSecure(context.request, trustedProxies: trustedProxies)
+          let client =
+            registry.clientCookies.client(
+              inCookieHeader: context.request.headers[.cookie], secure: secure) ?? WebClient()
           let session = SocketSession(
             registry: registry,
             id: context.request.uri.queryParameters["session"].map(String.init) ?? "",
             resync: context.request.uri.queryParameters["resync"] != nil,
+            client: client,
+            address: WebConnectionLimits.clientAddress(
+              of: context.request, trustedProxies: trustedProxies),
             logger: logger)
           // No shutdown handler of its own: Hummingbird's socket handler already closes the
           // socket when the server stops (1000), and a second handler per socket cost 1.1 KB
@@ -136,11 +146,18 @@
       let trustedProxies = trustedProxies
       let prefix = prefix
       let pageHandler: @Sendable (Request, Context) async -> Response = { request, _ in
-        // The browser's id, from its cookie, or a new one the response gives it: its own data
-        // (a list kept per browser) is found again on a reload and on any server.
-        let known = request.headers[.cookie].flatMap(WebClient.id(inCookieHeader:))
-        let client = WebClient(id: known ?? WebClient.newID())
-        let setCookie = known == nil ? client.id.map(WebClient.setCookie(id:)) : nil
+        // The browser's id, from a cookie this server issued, or a new one the response gives
+        // it: its own data (a list kept per browser) is found again on a reload and on any
+        // server. An id the server never issued is never taken.
+        let secure = TetherWebServer.isSecure(request, trustedProxies: trustedProxies)
+        let cookies = registry.clientCookies
+        let client: WebClient
+        var setCookie: String?
+        if let known = cookies.client(inCookieHeader: request.headers[.cookie], secure: secure) {
+          client = known
+        } else {
+          (client, setCookie) = cookies.issue(secure: secure)
+        }
         let address = WebConnectionLimits.clientAddress(of: request, trustedProxies: trustedProxies)
         // The app's path: what follows the prefix.
         let full = request.uri.path

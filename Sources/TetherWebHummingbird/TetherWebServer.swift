@@ -232,18 +232,35 @@
     public static let fellBehindCloseCode: UInt16 = 4408
 
     /// The close code for a refused resume: 4403 for a token that is not good (forged,
-    /// altered, expired, another session's: the page loads its URL anew), 4404 when this
-    /// server cannot resume at all or the path is gone, 4503 when it is full (the page
-    /// retries).
+    /// altered, expired, another session's or another browser's: the page loads its URL anew), 4404 when this
+    /// server cannot resume at all or the path is gone, 4503 when it is full and 4429 when the
+    /// browser or its address holds as many sessions as it may (the page retries).
     ///
     /// - Parameter refusal: Why the registry refused the token.
     /// - Returns: The WebSocket close code.
     public static func closeCode(for refusal: WebResumeError) -> UInt16 {
       switch refusal {
-      case .malformed, .badSignature, .expired, .otherSession: 4403
+      case .malformed, .badSignature, .expired, .otherSession, .otherClient: 4403
       case .notEnabled, .unknownPath: 4404
       case .full: 4503
+      case .overBudget: 4429
       }
+    }
+
+    /// Whether the page reached the browser over TLS: the request came through one of
+    /// `trustedProxies` whose `X-Forwarded-Proto` says `https` (this server speaks plain HTTP
+    /// itself). Cookies are then `Secure`, under the `__Host-` name.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - trustedProxies: The proxies whose forwarding headers are believed.
+    /// - Returns: Whether the browser's connection is TLS.
+    public static func isSecure(_ request: Request, trustedProxies: Set<String>) -> Bool {
+      guard let field = PeerAddress.field, let peer = request.headers[field],
+        trustedProxies.contains(peer), let name = HTTPFields.Element.Name("X-Forwarded-Proto"),
+        let proto = request.headers[values: name].last?.split(separator: ",").last
+      else { return false }
+      return proto.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }
 
     /// Whether the request's `Origin` is the host it was sent to: the socket's check that a
@@ -438,6 +455,10 @@
     let registry: WebSessionRegistry
     let id: String
     let resync: Bool
+    /// The browser, as the upgrade request's cookie names it.
+    let client: WebClient
+    /// The browser's address (a trusted proxy's `X-Forwarded-For`, else the peer's).
+    let address: String?
     let logger: Logger
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
@@ -476,7 +497,7 @@
         return nil
       }
       if let token, await registry.readsResumeTokens {
-        switch await registry.resume(id, token: token) {
+        switch await registry.resume(id, token: token, client: client, address: address) {
         case .held: break
         case .rebuilt: resync = true  // the page shows what another server last sent
         case .superseded:
@@ -495,7 +516,7 @@
         try await outbound.close(.unknown(4404), reason: "no such session")
         return nil
       }
-      guard await registry.claims(id, secret: secret) else {
+      guard await registry.claims(id, secret: secret, client: client) else {
         logger.notice("session socket refused: not the session's secret")
         try await outbound.close(.unknown(4403), reason: "not this session's page")
         return nil

@@ -69,6 +69,25 @@
         configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
+    /// Finding 8 of the second attack run: any 32 hex digits in the cookie were adopted as the
+    /// browser's id. A page is served with a cookie the server issued instead, and that one is
+    /// kept.
+    @Test func aCookieTheServerNeverIssuedIsReplaced() async throws {
+      try await application().test(.router) { client in
+        let forged = "tether-client=0123456789abcdef0123456789abcdef"
+        let first = try await client.execute(
+          uri: "/app", method: .get, headers: [.cookie: forged])
+        #expect(first.status == .ok)
+        let issued = try #require(first.headers[.setCookie])
+        #expect(issued.hasPrefix("tether-client="))
+        #expect(!issued.contains("0123456789abcdef0123456789abcdef"))
+        let pair = try #require(issued.split(separator: ";").first)
+        let again = try await client.execute(
+          uri: "/app", method: .get, headers: [.cookie: "tether-client=x; " + String(pair)])
+        #expect(again.headers[.setCookie] == nil, "an issued cookie is kept")
+      }
+    }
+
     @Test func pagesAssetsAndTheSocketAreUnderThePrefix() async throws {
       try await application().test(.router) { client in
         let page = try await client.execute(uri: "/app", method: .get)

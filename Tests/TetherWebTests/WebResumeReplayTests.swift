@@ -26,8 +26,9 @@ final class FruitRowsFlow: FlowController {
     let app = WebApp(title: "Fruit", rootFlow: { FruitRowsFlow() }) { screen in
       ListView(rows: screen.destination, format: { [$0.name] }, onChoose: { _ in })
     }
+    let signer: WebResumeSigner = try #require(self.signer)
     return WebSessionRegistry(
-      app: app, firstRender: .held, appearanceWait: .zero, resumeSigner: try #require(signer))
+      app: app, firstRender: .held, appearanceWait: .zero, resumeSigner: signer)
   }
 
   private func token(in message: String) -> String? {

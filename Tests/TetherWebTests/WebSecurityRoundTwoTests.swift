@@ -326,3 +326,199 @@ enum HTMLEntityDecoding {
     return String(output)
   }
 }
+
+/// Findings 3, 8 and 9: what a page carries, the browser cookie, and a page's reconnect at any
+/// age.
+@MainActor
+@Suite struct BrowserIdentityTests {
+  private func app() -> WebApp {
+    WebApp(title: "Fruit", rootFlow: { FruitRowsFlow() }) { screen in
+      ListView(rows: screen.destination, format: { [$0.name] }, onChoose: { _ in })
+    }
+  }
+
+  private func attribute(_ name: String, in html: String) throws -> String {
+    let start = try #require(html.range(of: "data-\(name)=\""))
+    return String(html[start.upperBound...].prefix { $0 != "\"" })
+  }
+
+  private let browserA = WebClient(id: "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1")
+  private let browserB = WebClient(id: "b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2")
+
+  /// Finding 3: the token's payload named the browser's id (the key to its data), and a node
+  /// rebuilding a session took the browser from the token.
+  @Test func aPageCarriesNoBrowserIDAndItsTokenOpensNothingInAnotherBrowser() async throws {
+    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero)
+    defer { registry.closeAll() }
+    guard case .page(let html, let id) = await registry.page(for: "/", client: browserA) else {
+      Issue.record("no page")
+      return
+    }
+    let clientID = try #require(browserA.id)
+    #expect(!html.contains(clientID), "the page never shows the browser's id")
+    let token = try attribute("resume", in: html)
+    let payload = try #require(
+      WebResumeSigner.bytes(base64URL: token.split(separator: ".")[2]))
+    #expect(!String(decoding: payload, as: UTF8.self).contains(clientID))
+
+    // Another browser presenting the page's token: refused, no session made.
+    #expect(await registry.resume(id, token: token, client: browserB) == .refused(.otherClient))
+    #expect(await registry.resume(id, token: token, client: WebClient()) == .refused(.otherClient))
+    #expect(registry.count == 0)
+    // The page's own browser: its session, its data.
+    #expect(await registry.resume(id, token: token, client: browserA) == .rebuilt)
+    #expect(registry.session(id)?.client == browserA)
+    // Held now: still only for its browser, token or secret.
+    #expect(await registry.resume(id, token: token, client: browserB) == .refused(.otherClient))
+    let secret = try attribute("secret", in: html)
+    #expect(registry.claims(id, secret: secret, client: browserA))
+    #expect(!registry.claims(id, secret: secret, client: browserB))
+  }
+
+  /// Finding 9: a page whose token outlived the signer's age got 4403 and reloaded, although
+  /// its session was alive and held here.
+  @Test func aPageReconnectsToItsHeldSessionAtAnyAge() async throws {
+    let clock = TestClockForRegistry()
+    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero, clock: clock)
+    defer { registry.closeAll() }
+    guard case .page(let html, let id) = await registry.page(for: "/", client: browserA) else {
+      Issue.record("no page")
+      return
+    }
+    let token = try attribute("resume", in: html)
+    #expect(await registry.resume(id, token: token, client: browserA) == .rebuilt)
+    let connection = try #require(registry.attach(id, resync: true, send: { _ in }))
+    // An hour on one screen, then the socket drops and the page comes straight back.
+    registry.tokenTime = { Date().addingTimeInterval(3_600) }
+    registry.detach(id, connection: connection)
+    #expect(await registry.resume(id, token: token, client: browserA) == .held)
+    #expect(registry.claims(id, secret: try attribute("secret", in: html), client: browserA))
+    // Another browser with the same old token gets nothing.
+    #expect(await registry.resume(id, token: token, client: browserB) == .refused(.expired))
+  }
+
+  /// Finding 8: any 32 hex digits were taken as a browser's id, and a malformed cookie planted
+  /// on a more specific path hid the real one (the server issued a new id, losing the list).
+  @Test func onlyCookiesThisServerIssuedNameABrowser() throws {
+    let registry = WebSessionRegistry(app: app())
+    let cookies = registry.clientCookies
+    let (client, setCookie) = cookies.issue(secure: false)
+    let id = try #require(client.id)
+    let value = try #require(setCookie.split(separator: ";").first?.split(separator: "=").last)
+    #expect(setCookie.hasPrefix("tether-client=\(id)."))
+    #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
+    #expect(!setCookie.contains("Secure"))
+    #expect(cookies.client(inCookieHeader: "tether-client=\(value)", secure: false) == client)
+    for forged in [
+      "tether-client=\(id)", "tether-client=\(id.uppercased()).\(value.split(separator: ".")[1])",
+      "tether-client=０１２３４５６７８９abcdef0123456789abcdef", "tether-client=\(WebClient.newID()).AAAA",
+      "tether-client=\(value)x", "__Host-tether-client=\(value)",
+    ] {
+      #expect(cookies.client(inCookieHeader: forged, secure: false) == nil, "\(forged)")
+    }
+    // A planted, malformed or forged cookie of the same name first does not hide the real one.
+    let planted =
+      "tether-client=%00evil; tether-client=\(WebClient.newID()); tether-client=\(value)"
+    #expect(cookies.client(inCookieHeader: planted, secure: false) == client)
+    // Another server's cookies (another key) are not this one's.
+    let other = WebSessionRegistry(app: app()).clientCookies
+    #expect(other.client(inCookieHeader: "tether-client=\(value)", secure: false) == nil)
+  }
+
+  @Test func overTLSTheCookieIsSecureUnderTheHostPrefix() throws {
+    let cookies = WebSessionRegistry(app: app()).clientCookies
+    let (client, setCookie) = cookies.issue(secure: true)
+    #expect(setCookie.hasPrefix("__Host-tether-client="))
+    #expect(setCookie.contains("; Secure") && setCookie.contains("Path=/"))
+    #expect(!setCookie.contains("Domain"))
+    let value = try #require(setCookie.split(separator: ";").first?.split(separator: "=").last)
+    #expect(cookies.client(inCookieHeader: "__Host-tether-client=\(value)", secure: true) == client)
+    #expect(cookies.client(inCookieHeader: "tether-client=\(value)", secure: true) == nil)
+  }
+
+  @Test func serversSharingAResumeKeyTakeEachOthersCookies() throws {
+    let signer = try #require(WebResumeSigner(key: "the cluster's shared key, 32 bytes+"))
+    let one = WebSessionRegistry(app: app(), resumeSigner: signer).clientCookies
+    let two = WebSessionRegistry(app: app(), resumeSigner: signer).clientCookies
+    let (client, setCookie) = one.issue(secure: false)
+    let pair = try #require(setCookie.split(separator: ";").first)
+    #expect(two.client(inCookieHeader: String(pair), secure: false) == client)
+  }
+}
+
+/// A clock for the registry's grace timers that never moves on its own.
+struct TestClockForRegistry: Clock {
+  typealias Duration = Swift.Duration
+  struct Instant: InstantProtocol {
+    var offset: Swift.Duration
+    func advanced(by duration: Swift.Duration) -> Instant { Instant(offset: offset + duration) }
+    func duration(to other: Instant) -> Swift.Duration { other.offset - offset }
+    static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+  }
+  var now: Instant { Instant(offset: .zero) }
+  var minimumResolution: Swift.Duration { .nanoseconds(1) }
+  func sleep(until deadline: Instant, tolerance: Swift.Duration?) async throws {
+    try await Task.sleep(for: .seconds(86_400))
+  }
+}
+
+/// Finding 5: claimed sessions had no per-client limit, so one address that loaded pages and
+/// opened their sockets took every session and the next visitor got 503.
+@MainActor
+@Suite struct SessionBudgetTests {
+  private func app() -> WebApp {
+    WebApp(title: "Fruit", rootFlow: { FruitRowsFlow() }) { screen in
+      ListView(rows: screen.destination, format: { [$0.name] }, onChoose: { _ in })
+    }
+  }
+
+  private func token(in html: String) throws -> String {
+    let start = try #require(html.range(of: "data-resume=\""))
+    return String(html[start.upperBound...].prefix { $0 != "\"" })
+  }
+
+  /// Loads a page and opens its socket, as a page's script does: a claimed session.
+  private func openTab(
+    _ registry: WebSessionRegistry, from address: String, client: WebClient
+  ) async throws -> WebSessionRegistry.ResumeOutcome? {
+    guard
+      case .page(let html, let id) = await registry.page(
+        for: "/", client: client, address: address)
+    else { return nil }
+    return await registry.resume(id, token: try token(in: html), client: client, address: address)
+  }
+
+  @Test func oneAddressCannotTakeEverySession() async throws {
+    let registry = WebSessionRegistry(app: app(), capacity: 50, appearanceWait: .zero)
+    defer { registry.closeAll() }
+    #expect(registry.sessionsPerAddress == 10, "a fifth of the capacity by default")
+    var outcomes: [String: Int] = [:]
+    for index in 0..<60 {
+      // A fresh cookie for every tab: the address still counts.
+      let client = WebClient(id: String(format: "%032x", index))
+      let outcome = try await openTab(registry, from: "10.0.0.66", client: client)
+      outcomes["\(outcome.map { "\($0)" } ?? "no page")", default: 0] += 1
+    }
+    #expect(outcomes["rebuilt"] == 10, "\(outcomes)")
+    #expect(registry.count == 10)
+    // The next visitor, from another address, is served and connects.
+    let visitor = WebClient(id: String(repeating: "e", count: 32))
+    #expect(try await openTab(registry, from: "10.0.0.7", client: visitor) == .rebuilt)
+  }
+
+  @Test func oneBrowserHasAtMostItsTabs() async throws {
+    let registry = WebSessionRegistry(
+      app: app(), capacity: 500, sessionsPerClient: 3, appearanceWait: .zero)
+    defer { registry.closeAll() }
+    let browser = WebClient(id: String(repeating: "b", count: 32))
+    var rebuilt = 0
+    var refused: [WebSessionRegistry.ResumeOutcome?] = []
+    for index in 0..<6 {
+      let outcome = try await openTab(registry, from: "10.0.1.\(index)", client: browser)
+      if outcome == .rebuilt { rebuilt += 1 } else { refused.append(outcome) }
+    }
+    #expect(rebuilt == 3)
+    #expect(refused.allSatisfy { $0 == nil || $0 == .refused(.overBudget) }, "\(refused)")
+    #expect(WebResumeError.overBudget.description.contains("too many sessions"))
+  }
+}

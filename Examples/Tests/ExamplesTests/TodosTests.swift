@@ -23,7 +23,7 @@ private final class FlakyStore: TodoStore {
   }
   func apply(_ change: TodoChange, to id: String) async throws(TodoStoreError) -> Int {
     try check()
-    return await inner.apply(change, to: id)
+    return try await inner.apply(change, to: id)
   }
   func changes(of id: String) -> AsyncStream<TodoList> { inner.changes(of: id) }
 }
@@ -159,7 +159,7 @@ private final class FlakyStore: TodoStore {
 
   @Test func aScreenBuiltAfreshGoesOnWithTheEditOnceItsListIsLoaded() async throws {
     let store = InMemoryTodoStore()
-    _ = await store.apply(.add(Todo(id: "m", title: "Milk")), to: "l")
+    _ = try await store.apply(.add(Todo(id: "m", title: "Milk")), to: "l")
     let todos = TodoListViewModel(store: store, listID: "l")
     // What a page's resume token restores, before the list is there.
     todos.resumeEditing(id: "m")

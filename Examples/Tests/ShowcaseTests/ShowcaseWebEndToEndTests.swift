@@ -313,12 +313,14 @@ extension EndToEnd {
         )
         // Each page's socket says hello with the page's secret and token: 200 idle sessions.
         var sockets: [StalledSocket] = []
-        for page in pages {
+        for (index, page) in pages.enumerated() {
           let body = page.body
           let id = try #require(Self.dataAttribute("session", in: body))
           let secret = try #require(Self.dataAttribute("secret", in: body))
           let token = try #require(Self.dataAttribute("resume", in: body))
-          let socket = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)")
+          let socket = try StalledSocket(
+            port: showcase.port, path: "/ws?session=\(id)", cookie: page.cookie,
+            from: "127.0.1.\(2 + index)")
           try socket.sendText(#"{"type":"hello","secret":"\#(secret)","token":"\#(token)"}"#)
           #expect(try socket.next() != nil, "the socket is sent the app")
           sockets.append(socket)

@@ -103,6 +103,12 @@ struct RawHTTPResponse {
       status: status ?? 0, headers: headers, body: String(text[end.upperBound...]))
   }
 
+  /// The browser cookie the answer issued (`name=value`, as a `Cookie` header sends it back),
+  /// if it set one.
+  var cookie: String? {
+    headers["set-cookie"].flatMap { $0.split(separator: ";").first.map(String.init) }
+  }
+
   static func get(
     _ path: String, port: Int, host: String? = nil, method: String = "GET",
     from source: String? = nil, headers: String = ""
@@ -125,12 +131,27 @@ final class StalledSocket {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
 
-  init(port: Int, path: String, receiveBuffer: Int32? = nil) throws {
-    descriptor = try connectToLoopback(port: port, timeout: 10, receiveBuffer: receiveBuffer)
+  /// Opens a socket at `path` as a page of the server would.
+  ///
+  /// - Parameters:
+  ///   - port: The server's port.
+  ///   - path: The socket's path and query.
+  ///   - cookie: The browser's cookie (`name=value`): the one its page was issued, without
+  ///     which the page's token opens nothing.
+  ///   - source: The loopback address to connect from (`nil`: 127.0.0.1).
+  ///   - receiveBuffer: The socket's receive buffer, set before it connects.
+  /// - Throws: `ClusterTestError` when the server does not upgrade.
+  init(
+    port: Int, path: String, cookie: String? = nil, from source: String? = nil,
+    receiveBuffer: Int32? = nil
+  ) throws {
+    descriptor = try connectToLoopback(
+      port: port, timeout: 10, from: source, receiveBuffer: receiveBuffer)
+    let cookieLine = cookie.map { "Cookie: \($0)\r\n" } ?? ""
     try write(
       Array(
         ("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\n"
-          + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+          + cookieLine + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
           + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8
       ))
     while !String(decoding: buffer, as: UTF8.self).contains("\r\n\r\n") {
@@ -436,7 +457,8 @@ extension EndToEnd {
       let secret = try #require(Self.attribute("data-secret", in: page.body))
       let token = try #require(Self.attribute("data-resume", in: page.body))
       let hello = #"{"type":"hello","secret":"\#(secret)","token":"\#(token)"}"#
-      let stalled = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)")
+      let stalled = try StalledSocket(
+        port: showcase.port, path: "/ws?session=\(id)", cookie: page.cookie)
       try stalled.sendText(hello)
       // 2,000 screens asked for while nothing is read; the last one is "/".
       for number in 0..<2_000 {
@@ -455,7 +477,8 @@ extension EndToEnd {
         code == Int(TetherWebServerCodes.fellBehind) || lastPath?.contains(#""path":"/""#) == true,
         "\(messages.count) messages, close \(String(describing: code))")
       // A page that reconnects for a full redraw is shown what the server shows, and goes on.
-      let fresh = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)&resync=1")
+      let fresh = try StalledSocket(
+        port: showcase.port, path: "/ws?session=\(id)&resync=1", cookie: page.cookie)
       try fresh.sendText(hello)
       let redraw = try #require(try fresh.next())
       #expect(
@@ -486,7 +509,7 @@ extension EndToEnd {
       _ = try Self.stats(port: showcase.port)
       let before = try Self.stats(port: showcase.port).heapBytes ?? 0
       let stalled = try StalledSocket(
-        port: showcase.port, path: "/ws?session=\(id)", receiveBuffer: 4_096)
+        port: showcase.port, path: "/ws?session=\(id)", cookie: page.cookie, receiveBuffer: 4_096)
       try stalled.sendText(#"{"type":"hello","secret":"\#(secret)","token":"\#(token)"}"#)
       for number in 0..<8_000 {
         try stalled.sendText(
@@ -654,7 +677,8 @@ extension EndToEnd {
       let id = try #require(Self.attribute("data-session", in: page.body))
       let secret = try #require(Self.attribute("data-secret", in: page.body))
       let first = try #require(Self.attribute("data-resume", in: page.body))
-      let owner = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)")
+      let owner = try StalledSocket(
+        port: showcase.port, path: "/ws?session=\(id)", cookie: page.cookie)
       try owner.sendText(#"{"type":"hello","secret":"\#(secret)","token":"\#(first)"}"#)
       try owner.sendText(#"{"type":"navigate","path":"/courses"}"#)
       var atCourses = false
@@ -662,7 +686,8 @@ extension EndToEnd {
         atCourses = message.contains(#""path":"/courses""#)
       }
       try #require(atCourses, "the page moved on to /courses")
-      let replay = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)&resync=1")
+      let replay = try StalledSocket(
+        port: showcase.port, path: "/ws?session=\(id)&resync=1", cookie: page.cookie)
       try replay.sendText(#"{"type":"hello","secret":"\#(secret)","token":"\#(first)"}"#)
       let shown = try #require(try replay.next(), "the replaying socket is answered")
       #expect(shown.contains(#""path":"/courses""#), "not rolled back: \(shown.prefix(160))")
@@ -716,7 +741,8 @@ extension EndToEnd {
       let id = try #require(Self.attribute("data-session", in: visitor.body))
       let secret = try #require(Self.attribute("data-secret", in: visitor.body))
       let token = try #require(Self.attribute("data-resume", in: visitor.body))
-      let socket = try StalledSocket(port: showcase.port, path: "/ws?session=\(id)")
+      let socket = try StalledSocket(
+        port: showcase.port, path: "/ws?session=\(id)", cookie: visitor.cookie)
       try socket.sendText(#"{"type":"hello","secret":"\#(secret)","token":"\#(token)"}"#)
       let shown = try #require(try socket.next(), "the visitor's socket is answered")
       #expect(shown.contains("Courses"), "\(shown.prefix(200))")

@@ -26,6 +26,30 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
   /// A list id no other test uses (the PostgreSQL server is shared by the suite).
   private func newList() -> String { "list-\(UUID().uuidString)" }
 
+  /// Finding 7 of the second attack run: a NUL in a title was cut silently by SQLite and
+  /// refused by PostgreSQL, whose refusal was retried forever. Every store now refuses every
+  /// control character in a title the same way, for good, and keeps the list as it was.
+  @Test(arguments: StoreKind.allCases)
+  func everyStoreRefusesAControlCharacterInATitleForGood(_ kind: StoreKind) async throws {
+    let store = try await kind.make()
+    let list = newList()
+    let version = try await store.apply(.add(Todo(id: "a", title: "Milk")), to: list)
+    for title in ["Mi\u{0}lk", "\u{1B}[2J", "a\u{7F}", "tab\there", "\u{85}next"] {
+      for change in [TodoChange.add(Todo(id: "b", title: title)), .setTitle(id: "a", title: title)]
+      {
+        await #expect(
+          throws: TodoStoreError.refused(
+            "A title cannot hold control characters (U+\(String(format: "%04X", title.unicodeScalars.first { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }?.value ?? 0)))."
+          )
+        ) {
+          try await store.apply(change, to: list)
+        }
+      }
+    }
+    let loaded = try await store.load(list: list)
+    #expect(loaded.todos == [Todo(id: "a", title: "Milk")] && loaded.version == version)
+  }
+
   @Test(arguments: StoreKind.allCases)
   func aListNeverWrittenIsEmptyAtVersionZero(_ kind: StoreKind) async throws {
     let store = try await kind.make()
@@ -96,7 +120,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     let list = "list'; DROP TABLE todos; -- \(UUID().uuidString)"
     let titles = [
       "Robert'); DROP TABLE todos;--", "emoji 👩‍👩‍👧 and 漢字", "quotes \" ' `", "back\\slash",
-      "tab\tnewline\nend", String(repeating: "long ", count: 200),
+      "spaces   inside", "\u{202E}right to left\u{202C}", String(repeating: "long ", count: 200),
     ]
     for (index, title) in titles.enumerated() {
       _ = try await store.apply(.add(Todo(id: "id \(index) ' \"", title: title)), to: list)

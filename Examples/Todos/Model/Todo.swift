@@ -1,3 +1,5 @@
+import TetherFlow
+
 /// One item of a TodoMVC list.
 public struct Todo: Identifiable, Equatable, Hashable, Codable, Sendable {
   /// Unique in its list, and chosen by whoever adds the item (a UUID, or the id of the gesture
@@ -54,6 +56,26 @@ public enum TodoChange: Equatable, Hashable, Codable, Sendable {
 
   /// The longest title a store keeps, in characters; a longer one is cut.
   public static let maximumTitleLength = 1_000
+
+  /// Refuses a change no store keeps, whichever store it is: a title with a control
+  /// character (TetherFlow's one-line rule; SQLite would cut it at a NUL, PostgreSQL refuse
+  /// it), or an empty one. Every store calls it before it writes.
+  ///
+  /// - Throws: ``TodoStoreError/refused(_:)`` saying why, for the person.
+  public func validate() throws(TodoStoreError) {
+    let titles: [String] =
+      switch self {
+      case .add(let todo): [todo.title]
+      case .setTitle(_, let title): [title]
+      case .setCompleted, .delete: []
+      }
+    for title in titles {
+      if let refusal = TextInputRule.oneLine.refusal(of: title, naming: "A title") {
+        throw .refused(refusal)
+      }
+      if title.isEmpty { throw .refused("A title cannot be empty.") }
+    }
+  }
 
   /// `todos` with the change applied: what every store does, written once.
   ///

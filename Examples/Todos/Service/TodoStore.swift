@@ -36,12 +36,16 @@ public protocol TodoStore: Sendable {
 public enum TodoStoreError: Error, Equatable, Sendable {
   /// The store could not be reached, read or written; the text says why.
   case unavailable(String)
+  /// The store refuses the change for good (trying again changes nothing); the text says why,
+  /// to the person.
+  case refused(String)
 
   /// A sentence for the person.
   public var userMessage: String {
     switch self {
     case .unavailable:
       "Your list could not be saved. Changes are kept on this page and saved when it is back."
+    case .refused(let reason): reason
     }
   }
 }
@@ -164,7 +168,10 @@ public actor InMemoryTodoStore: TodoStore {
   }
 
   /// Applies `change` to the list `id`.
-  public func apply(_ change: TodoChange, to id: String) -> Int {
+  ///
+  /// - Throws: ``TodoStoreError/refused(_:)`` for a change no store keeps.
+  public func apply(_ change: TodoChange, to id: String) throws(TodoStoreError) -> Int {
+    try change.validate()
     var list = lists[id] ?? TodoList()
     let changed = change.applied(to: list.todos)
     guard changed != list.todos else { return list.version }

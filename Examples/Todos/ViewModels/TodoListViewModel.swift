@@ -130,6 +130,9 @@ public final class TodoListViewModel {
   /// from elsewhere does not take it away.
   private var pending: [PendingChange] = []
   private var nextChangeNumber = 0
+  /// Why a title or a change was refused for good, shown until the next change is made (a
+  /// store's outage message, by contrast, goes as soon as the store answers).
+  private var refusal: String?
   /// Each listed item's flag, for ``completion(of:)``: kept while the item is listed.
   private var completions: [String: MutableProperty<Bool>] = [:]
   private let allCompletedState = MutableProperty(false)
@@ -202,6 +205,13 @@ public final class TodoListViewModel {
       newTitle.value.trimmingCharacters(in: .whitespacesAndNewlines)
         .prefix(TodoChange.maximumTitleLength))
     guard !text.isEmpty else { return }
+    // Text the store would refuse is refused here, where the person sees why; the field keeps
+    // it to mend.
+    if let refusal = TextInputRule.oneLine.refusal(of: text, naming: "A title") {
+      self.refusal = refusal
+      errorMessage = refusal
+      return
+    }
     newTitle.value = ""
     focus = .newTodo
     submit(.add(Todo(id: id ?? makeID(), title: text)))
@@ -285,6 +295,11 @@ public final class TodoListViewModel {
     let text = String(
       editTitle.value.trimmingCharacters(in: .whitespacesAndNewlines)
         .prefix(TodoChange.maximumTitleLength))
+    if let refusal = TextInputRule.oneLine.refusal(of: text, naming: "A title") {
+      self.refusal = refusal
+      errorMessage = refusal
+      return
+    }
     endEditing()
     if text.isEmpty {
       destroy(id: id)
@@ -362,11 +377,13 @@ public final class TodoListViewModel {
       editToResume = nil
       startEditing(id: id)
     }
-    if errorMessage != nil, writer == nil { errorMessage = nil }
+    if errorMessage != nil, errorMessage != refusal, writer == nil { errorMessage = nil }
   }
 
   /// Shows `change` at once, and writes it (after the changes before it).
   private func submit(_ change: TodoChange) {
+    // A new change takes the last refusal's message away once it is written.
+    refusal = nil
     pending.append(PendingChange(number: nextChangeNumber, change: change))
     nextChangeNumber += 1
     refresh()
@@ -388,7 +405,18 @@ public final class TodoListViewModel {
     let next = pending.first { $0.version == nil }
     do throws(TodoStoreError) {
       if let next {
-        let version = try await store.apply(next.change, to: listID)
+        let version: Int
+        do throws(TodoStoreError) {
+          version = try await store.apply(next.change, to: listID)
+        } catch .refused(let reason) {
+          // Refused for good: trying again would hold every later change behind it. It is
+          // dropped, and the person told.
+          pending.removeAll { $0.number == next.number }
+          refresh()
+          refusal = reason
+          errorMessage = reason
+          return true
+        }
         if let index = pending.firstIndex(where: { $0.number == next.number }) {
           if let confirmed, version <= confirmed.version {
             pending.remove(at: index)
@@ -401,7 +429,8 @@ public final class TodoListViewModel {
         receive(try await store.load(list: listID))
       } else {
         writer = nil
-        errorMessage = nil
+        // A refusal stays on screen once the writes are done; a store outage's message goes.
+        errorMessage = refusal
         return false
       }
     } catch {

@@ -17,9 +17,18 @@ public struct WebResumeState: Equatable, Sendable {
   public var snapshot: ScreenStackSnapshot
   /// When the state was signed, in whole seconds since 1970.
   public var issuedAt: Int
-  /// The browser the session belongs to (``WebClient/id``), if the server knows it: a session
-  /// rebuilt from the token belongs to the same browser (and shows its own data).
+  /// The browser the session belongs to (``WebClient/id``), if the server knows it. The token
+  /// never carries it (the id opens the browser's data, and a page can be read): it carries
+  /// a keyed proof of it instead (``clientProof``), and a server rebuilding the session takes
+  /// the browser from the request's cookie and refuses a token whose proof is not that
+  /// browser's. A state read from a token has `nil` here.
   public var client: String?
+  /// The keyed proof of ``client`` a verified token carried
+  /// (``WebResumeSigner/proves(_:belongTo:)`` checks it); `nil` in a state not read from a
+  /// token, or one whose session knew no browser.
+  public internal(set) var clientProof: String?
+  /// The id of the key that signed the token this state was read from.
+  var signingKeyID: String?
   /// The session's secret (``WebSession/secret``): a session rebuilt from the token keeps it,
   /// so the page proves itself on any server with the secret it was served.
   public var secret: String?
@@ -96,6 +105,12 @@ extension WebResumeState {
     sessionID == other.sessionID && snapshot == other.snapshot && client == other.client
       && secret == other.secret
   }
+
+  /// Equal when they describe the same page for the same browser, signed with the same
+  /// number at the same second (the proof a token carried and its key are not compared).
+  public static func == (lhs: WebResumeState, rhs: WebResumeState) -> Bool {
+    lhs.showsSamePage(as: rhs) && lhs.issuedAt == rhs.issuedAt && lhs.counter == rhs.counter
+  }
 }
 
 /// Why a resume token was refused.
@@ -108,12 +123,18 @@ public enum WebResumeError: Error, Equatable, Sendable, CustomStringConvertible 
   case expired
   /// Signed for another session than the one the page asked for.
   case otherSession
+  /// Signed for another browser than the one presenting it (its cookie names another, or
+  /// none).
+  case otherClient
   /// This server was started without a resume key.
   case notEnabled
   /// The path names no screen any more.
   case unknownPath
   /// The server has no room for another session.
   case full
+  /// The browser or its address holds as many sessions as it may
+  /// (``WebSessionRegistry/sessionsPerClient``, ``WebSessionRegistry/sessionsPerAddress``).
+  case overBudget
 
   /// A sentence for logs and close reasons (at most 123 bytes).
   public var description: String {
@@ -122,9 +143,11 @@ public enum WebResumeError: Error, Equatable, Sendable, CustomStringConvertible 
     case .badSignature: "bad resume signature"
     case .expired: "resume token expired"
     case .otherSession: "resume token of another session"
+    case .otherClient: "resume token of another browser"
     case .notEnabled: "this server does not resume sessions"
     case .unknownPath: "resume path names no screen"
     case .full: "no room for another session"
+    case .overBudget: "too many sessions for this browser or address"
     }
   }
 }
@@ -189,7 +212,9 @@ public struct WebResumeSigner: Sendable {
     var state = state
     state.issuedAt = Int(now.timeIntervalSince1970)
     let key = keys[0]
-    let signed = Self.version + "." + key.id + "." + Self.base64URL(Array(Wire(state).json.utf8))
+    let proof = state.client.map { Self.proof(of: $0, key: key) }
+    let signed =
+      Self.version + "." + key.id + "." + Self.base64URL(Array(Wire(state, proof: proof).json.utf8))
     let code = key.authenticator.authenticationCode(for: Array(signed.utf8))
     return signed + "." + Self.base64URL(code)
   }
@@ -219,7 +244,42 @@ public struct WebResumeSigner: Sendable {
     let age = now.timeIntervalSince1970 - Double(state.issuedAt)
     let limit = Double(maximumAge.components.seconds)
     guard age <= limit, age >= -60 else { throw .expired }
-    return state
+    var verified = state
+    verified.signingKeyID = key.id
+    return verified
+  }
+
+  /// Whether `state`, read from a token this signer verified, belongs to the browser `client`:
+  /// its proof is the one of `client` under the key that signed it (or both are absent).
+  ///
+  /// - Parameters:
+  ///   - state: A verified state.
+  ///   - client: The browser presenting the token (from the request's cookie), if known.
+  /// - Returns: Whether the token may rebuild a session for this browser.
+  public func proves(_ state: WebResumeState, belongTo client: String?) -> Bool {
+    switch (state.clientProof, client) {
+    case (nil, nil): return true
+    case (let proof?, let client?):
+      guard let key = keys.first(where: { $0.id == state.signingKeyID }) else { return false }
+      return constantTimeEqual(Array(Self.proof(of: client, key: key).utf8), Array(proof.utf8))
+    default: return false
+    }
+  }
+
+  /// The keyed proof of browser `client` a token carries: 128 bits of its code, which neither
+  /// names the browser nor opens its data.
+  ///
+  /// - Parameter client: The browser's id.
+  /// - Returns: The proof under the signing key.
+  public func clientProof(_ client: String) -> String {
+    Self.proof(of: client, key: keys[0])
+  }
+
+  private static func proof(of client: String, key: WebResumeKey) -> String {
+    base64URL(
+      Array(
+        key.authenticator.authenticationCode(for: Array(("tether token client " + client).utf8))
+          .prefix(16)))
   }
 
   static func base64URL(_ bytes: [UInt8]) -> String {
@@ -260,14 +320,14 @@ public struct WebResumeSigner: Sendable {
     /// The focused element, when the snapshot names one; absent otherwise.
     var f: String?
     var at: Int
-    /// The browser's id, when the session knows it.
+    /// The keyed proof of the browser's id, when the session knows it (never the id).
     var c: String?
     /// The session's secret.
     var k: String?
     /// The token's number in its session; absent for 0.
     var n: Int?
 
-    init(_ state: WebResumeState) {
+    init(_ state: WebResumeState, proof: String?) {
       i = state.sessionID
       p = state.path
       s = state.selections
@@ -279,7 +339,7 @@ public struct WebResumeSigner: Sendable {
       }
       f = state.snapshot.focus
       at = state.issuedAt
-      c = state.client
+      c = proof
       k = state.secret
       n = state.counter == 0 ? nil : state.counter
     }
@@ -295,10 +355,12 @@ public struct WebResumeSigner: Sendable {
         let preferred = a.d.flatMap { buttons.indices.contains($0) ? buttons[$0] : nil }
         alert = ScreenAlert(title: a.t, message: a.m, buttons: buttons, default: preferred)
       }
-      return WebResumeState(
+      var state = WebResumeState(
         sessionID: i,
         snapshot: ScreenStackSnapshot(path: p, selections: s, alert: alert, focus: f),
-        issuedAt: at, client: c, secret: k, counter: n ?? 0)
+        issuedAt: at, client: nil, secret: k, counter: n ?? 0)
+      state.clientProof = c
+      return state
     }
 
     var json: String {

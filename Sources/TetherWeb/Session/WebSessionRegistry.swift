@@ -1,3 +1,4 @@
+import Foundation
 import Tether
 import TetherFlow
 
@@ -84,10 +85,10 @@ public struct WebApp {
   }
 }
 
-/// The browser a session belongs to, as the server integration knows it: the id of an
-/// HttpOnly, SameSite=Lax cookie it sets on the first page (TetherWebHummingbird's
-/// `TetherWebServer` does), so each browser's own data — a list kept per browser — is found
-/// again on a reload and on any server of a cluster.
+/// The browser a session belongs to, as the server integration knows it: the id in an
+/// HttpOnly, SameSite=Lax cookie the server issued on the first page (``WebClientCookies``;
+/// TetherWebHummingbird's `TetherWebServer` sets it), so each browser's own data — a list kept
+/// per browser — is found again on a reload and on any server of a cluster.
 public struct WebClient: Equatable, Hashable, Sendable {
   /// The browser's id; `nil` when the server does not know it (no cookie).
   public var id: String?
@@ -99,9 +100,6 @@ public struct WebClient: Equatable, Hashable, Sendable {
     self.id = id
   }
 
-  /// The name of the cookie that carries the id.
-  public static let cookieName = "tether-client"
-
   /// A new random id for a browser that has none: 128 bits, as lowercase hex.
   public static func newID() -> String {
     var generator = SystemRandomNumberGenerator()
@@ -111,31 +109,9 @@ public struct WebClient: Equatable, Hashable, Sendable {
     }.joined()
   }
 
-  /// The id in a request's `Cookie` header, if it carries a well-formed one.
-  ///
-  /// - Parameter header: The header's value, such as `a=1; tether-client=0f3a…`.
-  /// - Returns: The id, or `nil`.
-  public static func id(inCookieHeader header: String) -> String? {
-    for pair in header.split(separator: ";") {
-      let parts = pair.split(separator: "=", maxSplits: 1)
-      guard parts.count == 2,
-        parts[0].trimmingCharacters(in: .whitespaces) == cookieName
-      else { continue }
-      let value = parts[1].trimmingCharacters(in: .whitespaces)
-      guard value.count == 32, value.allSatisfy(\.isHexDigit) else { return nil }
-      return value
-    }
-    return nil
-  }
-
-  /// The `Set-Cookie` value that gives a browser `id` for a year: HttpOnly (no script reads
-  /// it), SameSite=Lax (no other site's request carries it), on every path.
-  ///
-  /// - Parameter id: The browser's id.
-  /// - Returns: The header's value.
-  public static func setCookie(id: String) -> String {
-    "\(cookieName)=\(id); Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax"
-  }
+  /// The cookie's name over plain HTTP; over TLS it is `__Host-tether-client`
+  /// (``WebClientCookies``, which issues and checks it).
+  public static let cookieName = "tether-client"
 }
 
 /// Every open browser tab's session, by id: created for a page, attached to its socket, kept
@@ -203,6 +179,11 @@ public final class WebSessionRegistry {
   /// Signs each session's resume token and verifies the tokens pages present; `nil` when
   /// this server resumes no session it does not hold.
   public let resumeSigner: WebResumeSigner?
+  /// Issues and checks the cookie that names each browser: under ``resumeSigner``'s keys (so
+  /// every server of a cluster takes the cookies any of them issued), else under a key given
+  /// at creation, else under a random key of this process's own (a restart then gives every
+  /// browser a new id: pass a kept key to keep browsers' data across restarts).
+  public nonisolated let clientCookies: WebClientCookies
   private var sessions: [String: Entry] = [:]
   /// Sessions being made (their flows opening a path): counted against ``capacity`` before
   /// the first suspension, so pages asked for at once cannot pass it together.
@@ -213,6 +194,15 @@ public final class WebSessionRegistry {
   /// beyond gets ``PageResult/busy``): one client cannot take every session slot by loading
   /// pages it never connects. Only page loads that name their address count.
   public let unclaimedPerAddress: Int
+  /// The time tokens are judged by: the wall clock (a test moves it on).
+  var tokenTime: @Sendable () -> Date = { Date() }
+  /// The most sessions one address may hold, waiting for their socket or claimed (a page
+  /// load or a socket beyond gets ``PageResult/busy`` or ``WebResumeError/overBudget``): one
+  /// client cannot take every session slot by opening pages and sockets. Behind a trusted
+  /// proxy the address is the browser's (the proxy's `X-Forwarded-For`).
+  public let sessionsPerAddress: Int
+  /// The most sessions one browser (its cookie) may hold: its tabs.
+  public let sessionsPerClient: Int
   /// The last connection number given out; numbers are never reused, even across sessions
   /// of one id (a session rebuilt from a token), so a late detach never hits a newer socket.
   private var lastConnection = 0
@@ -225,6 +215,9 @@ public final class WebSessionRegistry {
     /// The address whose page load made the session, until a socket claims it: what
     /// ``WebSessionRegistry/unclaimedPerAddress`` counts.
     var unclaimedAddress: String?
+    /// The address whose page load or socket made the session, claimed or not: what
+    /// ``WebSessionRegistry/sessionsPerAddress`` counts.
+    var address: String?
     /// Closes the current connection's socket (a newer one replaced it).
     var closeConnection: (@Sendable () -> Void)?
     var expiry: Task<Void, Never>?
@@ -248,25 +241,37 @@ public final class WebSessionRegistry {
   ///   - unclaimedLifetime: How long a held page's session waits for its first socket.
   ///   - unclaimedPerAddress: The most pages one address may have being drawn or (held)
   ///     waiting for their socket.
+  ///   - sessionsPerAddress: The most sessions one address may hold, claimed or not; by
+  ///     default a fifth of `capacity` (at least 1).
+  ///   - sessionsPerClient: The most sessions (tabs) one browser may hold.
   ///   - appearanceWait: How long a new page waits for its screens' first loads (see
   ///     ``appearanceWait``).
   ///   - resumeSigner: The cluster's shared signer: with it, a page whose session lives on
   ///     another server (or on one that died) resumes here.
+  ///   - clientKeys: The keys browsers' cookies are issued under when there is no
+  ///     `resumeSigner` (the first issues, all check); `nil` for a random key of this
+  ///     process's own.
   ///   - clock: The clock that times the grace period.
   public init<C: Clock<Duration>>(
     app: WebApp, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
     firstRender: FirstRender = .stateless,
     unclaimedLifetime: Duration = .seconds(10), unclaimedPerAddress: Int = 20,
+    sessionsPerAddress: Int? = nil, sessionsPerClient: Int = 20,
     appearanceWait: Duration = .seconds(1), resumeSigner: WebResumeSigner? = nil,
-    clock: C = ContinuousClock()
+    clientKeys: [WebResumeKey]? = nil, clock: C = ContinuousClock()
   ) {
     self.app = app
     self.unclaimedPerAddress = max(1, unclaimedPerAddress)
+    self.sessionsPerAddress = max(1, sessionsPerAddress ?? capacity / 5)
+    self.sessionsPerClient = max(1, sessionsPerClient)
     self.resumeSigner = resumeSigner
     self.firstRender = firstRender
+    let ownKey = Self.ownKey()
     pageSigner =
       firstRender == .stateless && resumeSigner == nil
-      ? Self.ownSigner(maximumAge: gracePeriod) : nil
+      ? WebResumeSigner(keys: [ownKey], maximumAge: max(gracePeriod, .seconds(10))) : nil
+    clientCookies = WebClientCookies(
+      keys: resumeSigner?.keys ?? clientKeys ?? [ownKey], orElse: ownKey)
     self.capacity = capacity
     self.gracePeriod = gracePeriod
     self.unclaimedLifetime = min(unclaimedLifetime, gracePeriod)
@@ -322,6 +327,7 @@ public final class WebSessionRegistry {
     for path: String, client: WebClient = WebClient(), address: String? = nil, base: String = ""
   ) async -> PageResult {
     guard sessions.count + reserved < capacity else { return .full }
+    guard withinBudget(address: address, client: client) else { return .busy }
     if let address {
       let waiting =
         sessions.values.count { $0.unclaimedAddress == address }
@@ -337,7 +343,10 @@ public final class WebSessionRegistry {
     if let address {
       let left = reservedByAddress[address, default: 1] - 1
       reservedByAddress[address] = left > 0 ? left : nil
-      if case .success = made { sessions[id]?.unclaimedAddress = address }
+      if case .success = made {
+        sessions[id]?.unclaimedAddress = address
+        sessions[id]?.address = address
+      }
     }
     switch made {
     case .success(let made): session = made
@@ -377,21 +386,40 @@ public final class WebSessionRegistry {
   /// higher is older than the session (replayed, or the page missed the newest token), and
   /// the session stays as it is (``ResumeOutcome/superseded``).
   ///
+  /// The token never names the browser: it carries a keyed proof of it, and the session
+  /// belongs to the browser presenting it (`client`, from the request's cookie) only if the
+  /// proof is that browser's. A token shown by another browser is refused
+  /// (``WebResumeError/otherClient``): a page read by someone else opens nothing of its
+  /// browser's data.
+  ///
   /// - Parameters:
   ///   - id: The session the page asks for.
   ///   - token: The page's newest resume token.
+  ///   - client: The browser presenting it, as its cookie names it.
+  ///   - address: The network address presenting it, if known: a session rebuilt for it
+  ///     counts against ``sessionsPerAddress``.
   /// - Returns: Whether the session was here already or rebuilt, or why the token was refused.
-  public func resume(_ id: String, token: String) async -> ResumeOutcome {
+  public func resume(
+    _ id: String, token: String, client: WebClient = WebClient(), address: String? = nil
+  ) async -> ResumeOutcome {
     guard let verifier = resumeSigner ?? pageSigner else {
       return sessions[id] != nil ? .held : .refused(.notEnabled)
     }
-    let state: WebResumeState
+    var state: WebResumeState
     do {
-      state = try verifier.verify(token)
+      state = try verifier.verify(token, now: tokenTime())
     } catch {
+      // A held session's page reconnects at any age: its token may have expired (a page
+      // that sat on one screen past the grace period's signer without a refresh), but the
+      // session it names is here, and the socket still has to show its secret.
+      if error == .expired, let held = sessions[id], held.session.client == client {
+        return .held
+      }
       return .refused(error)
     }
     guard state.sessionID == id else { return .refused(.otherSession) }
+    guard verifier.proves(state, belongTo: client.id) else { return .refused(.otherClient) }
+    state.client = client.id
     if let held = sessions[id] {
       if held.session.resumeState.showsSamePage(as: state) { return .held }
       // A token no newer than the session held here is a page behind it (it missed the
@@ -402,10 +430,17 @@ public final class WebSessionRegistry {
       sessions[id] = nil
     }
     guard sessions.count + reserved < capacity else { return .refused(.full) }
+    guard withinBudget(address: address, client: client) else { return .refused(.overBudget) }
     reserved += 1
-    let made = await makeSession(id: id, path: state.path, client: WebClient(id: state.client))
+    if let address { reservedByAddress[address, default: 0] += 1 }
+    let made = await makeSession(id: id, path: state.path, client: client)
     reserved -= 1
+    if let address {
+      let left = reservedByAddress[address, default: 1] - 1
+      reservedByAddress[address] = left > 0 ? left : nil
+    }
     guard case .success(let session) = made else { return .refused(.unknownPath) }
+    sessions[id]?.address = address
     session.restore(state)
     session.holdMessagesUntilAppeared()
     await session.waitForAppearance(timeout: appearanceWait)
@@ -424,6 +459,22 @@ public final class WebSessionRegistry {
     case superseded
     /// The token was refused; no session was made or changed.
     case refused(WebResumeError)
+  }
+
+  /// Whether `address` and `client` may have one more session: each holds fewer than its
+  /// budget (sessions, claimed or not, and pages being drawn).
+  private func withinBudget(address: String?, client: WebClient) -> Bool {
+    if let address {
+      let held =
+        sessions.values.count { $0.address == address } + reservedByAddress[address, default: 0]
+      if held >= sessionsPerAddress { return false }
+    }
+    if let id = client.id {
+      if sessions.values.count(where: { $0.session.client.id == id }) >= sessionsPerClient {
+        return false
+      }
+    }
+    return true
   }
 
   /// A new session showing `path`, registered under `id`; or why no screen shows `path`.
@@ -451,14 +502,13 @@ public final class WebSessionRegistry {
   /// (``resume(_:token:)``): with a ``resumeSigner``, or for ``FirstRender/stateless`` pages.
   public var readsResumeTokens: Bool { resumeSigner != nil || pageSigner != nil }
 
-  /// A signer under 32 random bytes of this process's own.
-  private static func ownSigner(maximumAge: Duration) -> WebResumeSigner? {
+  /// A key of 32 random bytes of this process's own.
+  private static func ownKey() -> WebResumeKey {
     var generator = SystemRandomNumberGenerator()
     let bytes = (0..<WebResumeKey.minimumLength).map { _ in
       UInt8.random(in: 0...255, using: &generator)
     }
-    guard let key = try? WebResumeKey(builtInHMACSHA256: bytes) else { return nil }
-    return WebResumeSigner(keys: [key], maximumAge: max(maximumAge, .seconds(10)))
+    return WebResumeKey(authenticator: BuiltInHMACSHA256(key: bytes))
   }
 
   /// The open session with `id`, if any.
@@ -498,14 +548,18 @@ public final class WebSessionRegistry {
   public static let replacedCloseCode: UInt16 = 4409
 
   /// Whether `secret` is session `id`'s (``WebSession/secret``): what a socket must show
-  /// before it is attached. Compared in constant time.
+  /// before it is attached. Compared in constant time. With `client`, the session must also
+  /// be that browser's: a page's secret read by someone else opens nothing in another browser.
   ///
   /// - Parameters:
   ///   - id: The session.
   ///   - secret: What the socket's first message showed.
+  ///   - client: The browser the socket's request came from, as its cookie names it; `nil`
+  ///     when the server does not say.
   /// - Returns: Whether the session is here and the secret is its own.
-  public func claims(_ id: String, secret: String) -> Bool {
+  public func claims(_ id: String, secret: String, client: WebClient? = nil) -> Bool {
     guard let session = sessions[id]?.session else { return false }
+    if let client, session.client != client { return false }
     return constantTimeEqual(Array(session.secret.utf8), Array(secret.utf8))
   }
 
