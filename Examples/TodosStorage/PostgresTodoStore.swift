@@ -110,6 +110,9 @@ public final class PostgresTodoStore: TodoStore {
     let (client, logger) = (client, logger)
     do {
       return try await Self.answered { try await Self.write(change, to: id, client, logger) }
+    } catch let error as PostgresTransactionError where error.closureError is ListFull {
+      // The transaction rolled back: the list is as it was.
+      throw .refused(TodoChange.listFullMessage)
     } catch {
       throw .unavailable("\(address): \(Self.describe(error))")
     }
@@ -132,6 +135,14 @@ public final class PostgresTodoStore: TodoStore {
       let rows: PostgresRowSequence
       switch change {
       case .add(let todo):
+        var count = 0
+        for try await value in try await connection.query(
+          "SELECT COUNT(*) FILTER (WHERE id <> \(todo.id))::BIGINT FROM todos WHERE list_id = \(id)",
+          logger: logger
+        ).decode(Int.self) {
+          count = value
+        }
+        guard count < TodoChange.maximumItems else { throw ListFull() }
         rows = try await connection.query(
           """
           INSERT INTO todos (list_id, id, title, completed, position)

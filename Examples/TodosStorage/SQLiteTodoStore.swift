@@ -93,6 +93,14 @@ public final class SQLiteTodoStore: TodoStore {
         let next = version + 1
         switch change {
         case .add(let todo):
+          let count =
+            try Int.fetchOne(
+              db, sql: "SELECT COUNT(*) FROM todos WHERE list_id = ?", arguments: [id]) ?? 0
+          let present =
+            try Int.fetchOne(
+              db, sql: "SELECT COUNT(*) FROM todos WHERE list_id = ? AND id = ?",
+              arguments: [id, todo.id]) ?? 0
+          guard count < TodoChange.maximumItems || present > 0 else { throw ListFull() }
           try db.execute(
             sql: """
               INSERT INTO todos (list_id, id, title, completed, position) VALUES (?, ?, ?, ?, ?)
@@ -131,6 +139,8 @@ public final class SQLiteTodoStore: TodoStore {
           arguments: [id, next])
         return (next, true)
       }
+    } catch is ListFull {
+      throw .refused(TodoChange.listFullMessage)
     } catch let error as DatabaseError {
       throw .unavailable(Self.describe(error, path: path))
     } catch {
@@ -181,3 +191,7 @@ public final class SQLiteTodoStore: TodoStore {
     }
   }
 }
+
+/// An add to a list that holds ``TodoChange/maximumItems`` already: the write's transaction
+/// ends without a change.
+struct ListFull: Error {}

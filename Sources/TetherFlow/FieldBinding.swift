@@ -3,7 +3,7 @@ import Tether
 /// Binds a field a person edits — a text field, a checkbox — to a view model's writable state,
 /// both ways and with no echo. Every view layer uses it; the rule is one.
 ///
-/// - **The view writes edits**: ``userEdited(_:sequence:)`` sets the state. Each edit is
+/// - **The view writes edits**: ``userEdited(_:sequence:madeOn:)`` sets the state. Each edit is
 ///   numbered by the field, in the order the person made them; an edit that arrives after a
 ///   newer one (a late or repeated message) is ignored.
 /// - **The model's changes reach the view**: ``updates`` sends each value the model sets on

@@ -39,6 +39,8 @@
     public let allowedHosts: WebHostAllowlist
     /// The proxies whose `X-Forwarded-For` names the client.
     public let trustedProxies: Set<String>
+    /// How fast one page's socket may send; `nil` for no limit.
+    public let messageRate: WebMessageRate?
     /// Where refused messages and socket errors are logged.
     public let logger: Logger
 
@@ -51,16 +53,20 @@
     ///   - allowedHosts: The host names requests may name (421 for another); loopback's by
     ///     default.
     ///   - trustedProxies: The proxies whose `X-Forwarded-For` names the client.
+    ///   - messageRate: How fast one page's socket may send (`WebMessageRate`); `nil`, the
+    ///     default, for no limit.
     ///   - logger: Where refused messages and socket errors are logged.
     public init(
       registry: WebSessionRegistry, mountedAt prefix: String = "",
       allowedHosts: WebHostAllowlist = WebHostAllowlist(binding: "127.0.0.1"),
-      trustedProxies: Set<String> = [], logger: Logger
+      trustedProxies: Set<String> = [], messageRate: WebMessageRate? = nil,
+      logger: Logger
     ) {
       self.registry = registry
       self.prefix = Self.normalized(prefix)
       self.allowedHosts = allowedHosts
       self.trustedProxies = trustedProxies
+      self.messageRate = messageRate
       self.logger = logger
     }
 
@@ -91,6 +97,7 @@
       let logger = logger
       let allowedHosts = allowedHosts
       let trustedProxies = trustedProxies
+      let messageRate = messageRate
       router.get(RouterPath(path + "/health")) { _, _ in "ok" }
       // HEAD answers as GET would, with no body; a page's makes no session, so it says only
       // that pages are HTML, not whether a screen has the path.
@@ -131,6 +138,7 @@
             client: client,
             address: WebConnectionLimits.clientAddress(
               of: context.request, trustedProxies: trustedProxies),
+            messageRate: messageRate,
             logger: logger)
           // No shutdown handler of its own: Hummingbird's socket handler already closes the
           // socket when the server stops (1000), and a second handler per socket cost 1.1 KB

@@ -146,7 +146,8 @@
       addRoutes(
         to: router, registry: registry,
         allowedHosts: allowedHosts ?? WebHostAllowlist(binding: host),
-        trustedProxies: limits.trustedProxies, logger: logger, routes: routes)
+        trustedProxies: limits.trustedProxies, messageRate: limits.messageRate, logger: logger,
+        routes: routes)
       let gate = ConnectionGate(limits: limits, logger: logger)
       let webSocketResponder = router.buildResponder()
       let server = HTTPServerBuilder { responder in
@@ -182,12 +183,14 @@
     ///   - allowedHosts: The host names requests may name.
     ///   - trustedProxies: The proxies whose `X-Forwarded-For` names the client (see
     ///     ``WebConnectionLimits/trustedProxies``).
+    ///   - messageRate: How fast one page's socket may send; `nil` for no limit.
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - routes: The app's own routes.
     public static func addRoutes(
       to router: Router<BasicWebSocketRequestContext>, registry: WebSessionRegistry,
       allowedHosts: WebHostAllowlist = WebHostAllowlist(binding: "127.0.0.1"),
-      trustedProxies: Set<String> = [], logger: Logger,
+      trustedProxies: Set<String> = [], messageRate: WebMessageRate? = nil,
+      logger: Logger,
       routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
     ) {
       // At the root, the headers and the host check cover the whole router: the app's own
@@ -195,7 +198,7 @@
       router.add(middleware: SecurityMiddleware(allowedHosts: allowedHosts))
       let tether = TetherWebRoutes<BasicWebSocketRequestContext>(
         registry: registry, allowedHosts: allowedHosts, trustedProxies: trustedProxies,
-        logger: logger)
+        messageRate: messageRate, logger: logger)
       tether.addFixedRoutes(to: router)
       routes(router)
       tether.addPageRoutes(to: router)
@@ -459,6 +462,8 @@
     let client: WebClient
     /// The browser's address (a trusted proxy's `X-Forwarded-For`, else the peer's).
     let address: String?
+    /// How fast the page may send, if limited (``WebConnectionLimits/messageRate``).
+    let messageRate: WebMessageRate?
     let logger: Logger
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
@@ -575,8 +580,12 @@
           }
         }
       }
+      var rate = messageRate
       do {
         while let message = try await messages.next() {
+          // A socket past its budget is read no faster than the budget allows: its flood
+          // waits in its own connection, not on the main actor every session shares.
+          if let wait = rate?.delay(at: .now), wait > .zero { try await Task.sleep(for: wait) }
           guard case .text(let text) = message else {
             refusals.refused("a binary message")
             continue

@@ -6,6 +6,7 @@
   import NIOCore
   import NIOHTTPTypes
   import Synchronization
+  import TetherWeb
 
   #if canImport(Glibc)
     import Glibc
@@ -41,6 +42,10 @@
     /// counts against the address the proxy names (its last entry), not the proxy's. Anyone
     /// else's `X-Forwarded-For` is ignored. Empty by default.
     public var trustedProxies: Set<String>
+    /// How fast one page's socket may send, if limited (`WebMessageRate`: 100 messages at
+    /// once, then 50 a second, is far beyond a person); `nil`, the default, reads every socket
+    /// as fast as it sends. A socket past its budget is read no faster than it allows.
+    public var messageRate: WebMessageRate?
 
     /// Creates limits.
     ///
@@ -52,11 +57,13 @@
     ///   - maximumConnectionsPerAddress: The most connections at once from one address;
     ///     `nil` for none.
     ///   - trustedProxies: The proxies whose `X-Forwarded-For` is believed.
+    ///   - messageRate: How fast one page's socket may send.
     public init(
       headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
       maximumConnections: Int? = nil, maximumConnectionsPerAddress: Int? = nil,
-      trustedProxies: Set<String> = []
+      trustedProxies: Set<String> = [], messageRate: WebMessageRate? = nil
     ) {
+      self.messageRate = messageRate
       self.headerTimeout = headerTimeout
       self.idleTimeout = idleTimeout
       self.maximumConnections = maximumConnections

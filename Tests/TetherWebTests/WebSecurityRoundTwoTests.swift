@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tether
 import TetherFlow
+import TetherTesting
 
 @testable import TetherWeb
 
@@ -115,7 +116,7 @@ private func movingFieldSession() -> (MovingFieldView, WebSession) {
       { _, n in #"{"type":"dismiss","g":\#(n)}"# },
       { _, n in #"{"type":"hello","secret":"x","token":"t","g":\#(n)}"# },
     ]
-    var random = SeededGenerator(seed: 0x5EC2)
+    var random = SeededRandomNumberGenerator(seed: 0x5EC2)
     var sent = 0
     for _ in 0..<3_000 {
       let shape = shapes[Int(random.next() % UInt64(shapes.count))]
@@ -134,19 +135,6 @@ private func movingFieldSession() -> (MovingFieldView, WebSession) {
     #expect(
       await session.receive(#"{"type":"input","id":"\#(id)","value":"after","seq":1}"#) == nil)
     #expect(view.text.value == "after")
-  }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing run can be repeated.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 
@@ -193,7 +181,7 @@ struct SeededGenerator: RandomNumberGenerator {
   /// combining marks, RTL marks, emoji modifiers) around the markup characters: the escaped
   /// text holds none of them raw, and decodes to exactly the input.
   @Test func randomJoiningStringsEscapeExactly() {
-    var random = SeededGenerator(seed: 0x4854_4D4C)
+    var random = SeededRandomNumberGenerator(seed: 0x4854_4D4C)
     for _ in 0..<10_000 {
       let input = RandomMarkupText.make(using: &random)
       let text = HTMLEscaping.text(input)
@@ -239,7 +227,7 @@ struct EscapingParsedByHTML5LibTests {
     """
 
   @Test func tenThousandRandomStringsParseBackExactly() throws {
-    var random = SeededGenerator(seed: 0x3554_4D4C)
+    var random = SeededRandomNumberGenerator(seed: 0x3554_4D4C)
     var inputs: [String] = []
     var body = ""
     for index in 0..<10_000 {
@@ -331,15 +319,10 @@ enum HTMLEntityDecoding {
 /// age.
 @MainActor
 @Suite struct BrowserIdentityTests {
-  private func app() -> WebApp {
-    WebApp(title: "Fruit", rootFlow: { FruitRowsFlow() }) { screen in
-      ListView(rows: screen.destination, format: { [$0.name] }, onChoose: { _ in })
-    }
-  }
+  private func app() -> WebApp { fruitApp() }
 
   private func attribute(_ name: String, in html: String) throws -> String {
-    let start = try #require(html.range(of: "data-\(name)=\""))
-    return String(html[start.upperBound...].prefix { $0 != "\"" })
+    try pageAttribute(name, in: html)
   }
 
   private let browserA = WebClient(id: "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1")
@@ -466,16 +449,9 @@ struct TestClockForRegistry: Clock {
 /// opened their sockets took every session and the next visitor got 503.
 @MainActor
 @Suite struct SessionBudgetTests {
-  private func app() -> WebApp {
-    WebApp(title: "Fruit", rootFlow: { FruitRowsFlow() }) { screen in
-      ListView(rows: screen.destination, format: { [$0.name] }, onChoose: { _ in })
-    }
-  }
+  private func app() -> WebApp { fruitApp() }
 
-  private func token(in html: String) throws -> String {
-    let start = try #require(html.range(of: "data-resume=\""))
-    return String(html[start.upperBound...].prefix { $0 != "\"" })
-  }
+  private func token(in html: String) throws -> String { try pageAttribute("resume", in: html) }
 
   /// Loads a page and opens its socket, as a page's script does: a claimed session.
   private func openTab(
@@ -521,4 +497,48 @@ struct TestClockForRegistry: Clock {
     #expect(refused.allSatisfy { $0 == nil || $0 == .refused(.overBudget) }, "\(refused)")
     #expect(WebResumeError.overBudget.description.contains("too many sessions"))
   }
+}
+
+/// Finding 6, in part: one socket could send as fast as it liked, and each message took the
+/// main actor every session shares.
+@Suite struct MessageRateTests {
+  @Test func aBurstIsFreeThenTheSocketIsReadAtTheSteadyRate() {
+    var rate = WebMessageRate(burst: 5, perSecond: 10)
+    let start = ContinuousClock.now
+    let burst = (0..<5).map { _ in rate.delay(at: start) }
+    #expect(burst.allSatisfy { $0 == .zero })
+    // The sixth at the same instant waits a tenth of a second; the seventh two tenths.
+    #expect(rate.delay(at: start) == .milliseconds(100))
+    #expect(rate.delay(at: start) == .milliseconds(200))
+    // A socket that pauses gets its budget back, never more than the burst.
+    var rested = WebMessageRate(burst: 5, perSecond: 10)
+    for _ in 0..<5 { _ = rested.delay(at: start) }
+    let later = start.advanced(by: .seconds(60))
+    let again = (0..<5).map { _ in rested.delay(at: later) }
+    #expect(again.allSatisfy { $0 == .zero })
+    #expect(rested.delay(at: later) > .zero)
+  }
+
+  @Test func aFloodOfTenThousandMessagesIsSpreadOverTheRate() {
+    var rate = WebMessageRate()
+    let now = ContinuousClock.now
+    var last = Duration.zero
+    for _ in 0..<10_000 { last = rate.delay(at: now) }
+    // 100 at once, then 50 a second: the last of 10,000 sent at once waits 198 s.
+    #expect(last == .seconds(198))
+  }
+}
+
+/// The fruit list app of the stateless-page tests.
+@MainActor
+func fruitApp() -> WebApp {
+  WebApp(title: "Fruit", rootFlow: { FruitRowsFlow() }) { screen in
+    ListView(rows: screen.destination, format: { [$0.name] }, onChoose: { _ in })
+  }
+}
+
+/// The value of the page script's `data-<name>` attribute.
+func pageAttribute(_ name: String, in html: String) throws -> String {
+  let start = try #require(html.range(of: "data-\(name)=\""))
+  return String(html[start.upperBound...].prefix { $0 != "\"" })
 }

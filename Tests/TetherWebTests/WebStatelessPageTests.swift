@@ -9,15 +9,10 @@ import TetherFlow
 /// once the page is drawn, and the page's socket rebuilds it from the token the page carries.
 @MainActor
 @Suite struct WebStatelessPageTests {
-  private func app() -> WebApp {
-    WebApp(title: "Fruit", rootFlow: { FruitRowsFlow() }) { screen in
-      ListView(rows: screen.destination, format: { [$0.name] }, onChoose: { _ in })
-    }
-  }
+  private func app() -> WebApp { fruitApp() }
 
   private func attribute(_ name: String, in html: String) throws -> String {
-    let start = try #require(html.range(of: "data-\(name)=\""))
-    return String(html[start.upperBound...].prefix { $0 != "\"" })
+    try pageAttribute(name, in: html)
   }
 
   @Test func aPageHoldsNothingUntilItsSocketRebuildsItsSession() async throws {

@@ -43,13 +43,21 @@ import Todos
     try await services.todos.load(list: client.id ?? "").todos
   }
 
-  @Test func aReconnectingTabDoesNotTickAgainWhatAnotherTabUnticked() async throws {
+  /// A tab on `/todos` whose list holds one item, `title`, stored.
+  private func tabWithOneItem(_ title: String) async throws -> (
+    ShowcaseServices, WebSessionRegistry, Tab
+  ) {
     let services = ShowcaseServices.bundled(thumbnailDelay: .zero)
     let registry = WebSessionRegistry(services: services, firstRender: .held)
-    let a = try await open(registry)
+    let tab = try await open(registry)
     _ = await registry.receive(
-      a.id, #"{"type":"submit","id":"s2.new","value":"Milk","seq":1,"g":1}"#)
+      tab.id, #"{"type":"submit","id":"s2.new","value":"\#(title)","seq":1,"g":1}"#)
     await expectEventually("the item is stored") { (try? await stored(services).count) == 1 }
+    return (services, registry, tab)
+  }
+
+  @Test func aReconnectingTabDoesNotTickAgainWhatAnotherTabUnticked() async throws {
+    let (services, registry, a) = try await tabWithOneItem("Milk")
     let b = try await open(registry)
 
     // A ticks: what its page sends for the tick.
@@ -108,12 +116,7 @@ import Todos
   }
 
   @Test func aTickMadeOnTheShownVersionIsApplied() async throws {
-    let services = ShowcaseServices.bundled(thumbnailDelay: .zero)
-    let registry = WebSessionRegistry(services: services, firstRender: .held)
-    let a = try await open(registry)
-    _ = await registry.receive(
-      a.id, #"{"type":"submit","id":"s2.new","value":"Bread","seq":1,"g":1}"#)
-    await expectEventually("the item is stored") { (try? await stored(services).count) == 1 }
+    let (services, registry, a) = try await tabWithOneItem("Bread")
     let (toggleA, version) = try toggle(registry, a)
     let shown = try #require(version, "a row's toggle says which version it shows")
     for (sequence, checked) in [(1, true), (2, false), (3, true)] {

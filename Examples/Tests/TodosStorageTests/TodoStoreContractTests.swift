@@ -50,6 +50,27 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     #expect(loaded.todos == [Todo(id: "a", title: "Milk")] && loaded.version == version)
   }
 
+  /// Finding 6 of the second attack run: a list had no size limit, so one browser's list
+  /// could cost the server without bound. Every store holds a list to
+  /// `TodoChange.maximumItems` and refuses an add beyond, the same way.
+  @Test(arguments: StoreKind.allCases)
+  func everyStoreRefusesAnAddToAFullList(_ kind: StoreKind) async throws {
+    let store = try await kind.make()
+    let list = newList()
+    for index in 0..<TodoChange.maximumItems {
+      _ = try await store.apply(.add(Todo(id: "\(index)", title: "t\(index)")), to: list)
+    }
+    await #expect(throws: TodoStoreError.refused(TodoChange.listFullMessage)) {
+      try await store.apply(.add(Todo(id: "one more", title: "x")), to: list)
+    }
+    // The same add again (a retried gesture) is no new item, and other changes go on.
+    let version = try await store.apply(.add(Todo(id: "0", title: "t0")), to: list)
+    _ = try await store.apply(.delete(ids: ["1"]), to: list)
+    let grown = try await store.apply(.add(Todo(id: "one more", title: "x")), to: list)
+    #expect(grown > version)
+    #expect(try await store.load(list: list).todos.count == TodoChange.maximumItems)
+  }
+
   @Test(arguments: StoreKind.allCases)
   func aListNeverWrittenIsEmptyAtVersionZero(_ kind: StoreKind) async throws {
     let store = try await kind.make()

@@ -56,6 +56,12 @@ public enum TodoChange: Equatable, Hashable, Codable, Sendable {
 
   /// The longest title a store keeps, in characters; a longer one is cut.
   public static let maximumTitleLength = 1_000
+  /// The most items a list holds: an add beyond is refused by every store
+  /// (``TodoStoreError/refused(_:)``, ``listFullMessage``), so one browser's list costs the
+  /// server a bounded amount to keep, send and draw.
+  public static let maximumItems = 1_000
+  /// Why an add to a full list is refused, for the person.
+  public static let listFullMessage = "A list holds at most 1,000 items."
 
   /// Refuses a change no store keeps, whichever store it is: a title with a control
   /// character (TetherFlow's one-line rule; SQLite would cut it at a NUL, PostgreSQL refuse

@@ -173,6 +173,11 @@ public actor InMemoryTodoStore: TodoStore {
   public func apply(_ change: TodoChange, to id: String) throws(TodoStoreError) -> Int {
     try change.validate()
     var list = lists[id] ?? TodoList()
+    if case .add(let todo) = change, list.todos.count >= TodoChange.maximumItems,
+      !list.todos.contains(where: { $0.id == todo.id })
+    {
+      throw .refused(TodoChange.listFullMessage)
+    }
     let changed = change.applied(to: list.todos)
     guard changed != list.todos else { return list.version }
     list.todos = changed

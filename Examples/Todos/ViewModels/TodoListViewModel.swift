@@ -207,7 +207,9 @@ public final class TodoListViewModel {
     guard !text.isEmpty else { return }
     // Text the store would refuse is refused here, where the person sees why; the field keeps
     // it to mend.
-    if let refusal = TextInputRule.oneLine.refusal(of: text, naming: "A title") {
+    if let refusal = TextInputRule.oneLine.refusal(of: text, naming: "A title")
+      ?? (todos.count >= TodoChange.maximumItems ? TodoChange.listFullMessage : nil)
+    {
       self.refusal = refusal
       errorMessage = refusal
       return

@@ -106,7 +106,7 @@ public final class WebSession {
 
   /// The number of the newest resume token this session signed: each token carries the next
   /// one, and a session rebuilt from a token goes on from its number. A token with a number no
-  /// higher than this is older than the session (``WebSessionRegistry/resume(_:token:)``
+  /// higher than this is older than the session (``WebSessionRegistry/resume(_:token:client:address:)``
   /// keeps the session as it is).
   public private(set) var resumeCounter = 0
 

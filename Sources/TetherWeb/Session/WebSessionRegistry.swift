@@ -447,7 +447,7 @@ public final class WebSessionRegistry {
     return .rebuilt
   }
 
-  /// What ``resume(_:token:)`` did.
+  /// What ``resume(_:token:client:address:)`` did.
   public enum ResumeOutcome: Equatable, Sendable {
     /// The session was here, showing what the token says: nothing changed.
     case held
@@ -499,7 +499,7 @@ public final class WebSessionRegistry {
   }
 
   /// Whether a page's hello may carry a resume token this registry reads
-  /// (``resume(_:token:)``): with a ``resumeSigner``, or for ``FirstRender/stateless`` pages.
+  /// (``resume(_:token:client:address:)``): with a ``resumeSigner``, or for ``FirstRender/stateless`` pages.
   public var readsResumeTokens: Bool { resumeSigner != nil || pageSigner != nil }
 
   /// A key of 32 random bytes of this process's own.
