@@ -46,9 +46,15 @@ struct LoadCommand: ParsableCommand {
     case gallery
     /// Change and watch TodoMVC lists, two tabs per list.
     case todos
+    /// Figures only: heap per tab of a 600-item list, and another visitor's add latency while
+    /// sockets type into 1,000-item lists (``TypingFigures``).
+    case typing
   }
 
-  @Option(help: "What the sessions do: gallery, or todos (pairs of tabs on TodoMVC lists).")
+  @Option(
+    help: """
+      What the sessions do: gallery, todos (pairs of tabs on TodoMVC lists), or typing (figures       only: heap per tab of a 600-item list, and a visitor's add latency while 0, 1 and 8       sockets type into 1,000-item lists).
+      """)
   var scenario = Scenario.gallery
 
   @Option(
@@ -81,6 +87,9 @@ struct LoadCommand: ParsableCommand {
 
   @Option(help: "With --cluster: the showcase-cluster binary (default: the one beside this tool).")
   var clusterBinary: String?
+
+  @Option(help: .hidden)
+  var figureScale = 1.0
 
   @Option(help: "Heap growth allowed after everything closed, in KiB, over the baseline.")
   var heapToleranceKiB = 4096
@@ -124,6 +133,17 @@ struct LoadCommand: ParsableCommand {
     defer {
       throwaway?.stop()
       try? FileManager.default.removeItem(atPath: dataFolder)
+    }
+    if scenario == .typing {
+      let binary = server ?? folder.appending(path: "showcase").path
+      let process = try ServerProcess(binary: binary, arguments: ["--data", dataFolder])
+      defer { process.stop() }
+      print("server: \(binary) --web on 127.0.0.1:\(process.port)")
+      var figures = TypingFigures(port: process.port, adds: Int((100 * figureScale).rounded()))
+      figures.bigList = Int((600 * figureScale).rounded())
+      figures.typedList = Int((1_000 * figureScale).rounded())
+      try figures.run()
+      return
     }
     let target: any LoadTarget
     let clusterProcess: ClusterProcess?
@@ -336,6 +356,8 @@ struct LoadCommand: ParsableCommand {
           if let items { written.withLock { $0[browser.number] = items } }
         }
       }
+    case .typing:
+      break  // figures of its own (``TypingFigures``), run before any client
     }
     for worker in 0..<badClients {
       start {

@@ -19,6 +19,15 @@ final class TodosScreen: WebView {
   /// Each row's toggle, by item id: made once per item, so its edit numbers and the version
   /// of the flag it shows carry from render to render.
   private var toggles: [String: Checkbox] = [:]
+  /// Each row as last rendered, by what it shows: a keystroke in the new-item field, or a
+  /// change to one row, renders no other row again.
+  private let rows = WebRenderCache()
+
+  /// What a row shows: the row, and while it is edited, the edit field's text.
+  private struct RowKey: Hashable {
+    var row: TodoListViewModel.Row
+    var editText: String?
+  }
 
   init(_ todos: TodoListViewModel) {
     self.todos = todos
@@ -82,9 +91,16 @@ final class TodosScreen: WebView {
 
   private func main(id: String, in context: WebRenderContext) -> HTMLNode {
     let toggleAllID = "\(id).toggle-all"
-    let rows = todos.rows
     let listed = Set(todos.todos.map(\.id))
     toggles = toggles.filter { listed.contains($0.key) }
+    let editText = todos.editingID == nil ? nil : todos.editTitle.value
+    let items = todos.rows.map { row in
+      rows.element(
+        "\(id).todo-\(row.id)", key: RowKey(row: row, editText: row.isEditing ? editText : nil),
+        in: context
+      ) { id, context in item(row, id: id, in: context) }
+    }
+    rows.sweep()
     return .element(
       "section", id: "\(id).main",
       [("class", "main")] + (todos.isEmpty ? [("hidden", "")] : []),
@@ -94,8 +110,7 @@ final class TodosScreen: WebView {
           "label", id: "\(id).toggle-all-label", [("for", toggleAllID)],
           [.text("Mark all as complete")]),
         .element(
-          "ul", id: "\(id).list", [("class", "todo-list")],
-          rows.map { row in item(row, id: "\(id).todo-\(row.id)", in: context) }),
+          "ul", id: "\(id).list", [("class", "todo-list")], items),
       ])
   }
 

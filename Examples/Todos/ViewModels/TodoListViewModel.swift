@@ -54,7 +54,7 @@ public final class TodoListViewModel {
   }
 
   /// One row of the list as shown.
-  public struct Row: Identifiable, Equatable, Sendable {
+  public struct Row: Identifiable, Hashable, Sendable {
     /// The item's id.
     public var id: String
     /// Its title.
