@@ -9,7 +9,7 @@ import Synchronization
 ///   its tabs open on it; the server's heap growth over the ten, per tab.
 /// - Another visitor's add latency (p50, p99, max over `adds` adds, each its own page's submit
 ///   until its row is in a message) while no, one and eight sockets type into their own
-///   1,000-item lists as fast as the server reads them.
+///   1,000-item lists of 3 KB titles as fast as the server reads them.
 ///
 /// Every browser gets the cookie the server issues on its first page, and connects from a
 /// loopback address of its own.
@@ -20,6 +20,13 @@ struct TypingFigures {
   var bigList = 600
   /// Items in each typist's list (1,000 for the figure).
   var typedList = 1_000
+
+  /// A title of about 3 KB (1,000 characters of 3 UTF-8 bytes, the longest a store keeps),
+  /// as an attacker's list holds them.
+  static func longTitle(_ index: Int) -> String {
+    let number = "\(index) "
+    return number + String(repeating: "漢", count: 1_000 - number.count)
+  }
 
   /// The TodoMVC screen's new-item field, as the showcase names it at `/todos`.
   static let newField = "s2.new"
@@ -84,9 +91,7 @@ struct TypingFigures {
   func heapPerBigListSession(tabs: Int = 10) throws -> Int {
     let (cookie, _) = try Connection.issuedCookie(port: port, path: "/todos")
     let writer = try Self.openTab(port: port, cookie: cookie)
-    try Self.fill(writer, count: bigList) { index in
-      "\(index) " + String(repeating: "漢", count: 999 - "\(index) ".count / 3)
-    }
+    try Self.fill(writer, count: bigList, title: Self.longTitle)
     let before = try settledHeap()
     var open: [Tab] = []
     for _ in 0..<tabs { open.append(try Self.openTab(port: port, cookie: cookie)) }
@@ -156,12 +161,12 @@ struct TypingFigures {
       while typists.count < count {
         let (cookie, _) = try Connection.issuedCookie(port: port, path: "/todos")
         let tab = try Self.openTab(port: port, cookie: cookie)
-        try Self.fill(tab, count: typedList) { "item \($0) of a long list" }
+        try Self.fill(tab, count: typedList, title: Self.longTitle)
         typists.append(tab)
       }
       let latencies = try visitorAdds(typing: Array(typists.prefix(count)))
       say(
-        "visitor's add while \(count) socket\(count == 1 ? "" : "s") type into a \(typedList)-item list: "
+        "visitor's add while \(count) socket\(count == 1 ? "" : "s") type into a \(typedList)-item list of 3 KB titles: "
           + "p50 \(Self.format(percentile(latencies, 50))) ms, "
           + "p99 \(Self.format(percentile(latencies, 99))) ms, "
           + "max \(Self.format(latencies.max() ?? 0)) ms (\(latencies.count) adds)")
