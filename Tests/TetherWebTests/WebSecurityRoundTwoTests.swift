@@ -361,7 +361,7 @@ enum HTMLEntityDecoding {
   /// Finding 9: a page whose token outlived the signer's age got 4403 and reloaded, although
   /// its session was alive and held here.
   @Test func aPageReconnectsToItsHeldSessionAtAnyAge() async throws {
-    let clock = TestClockForRegistry()
+    let clock = TestClock()
     let registry = WebSessionRegistry(app: app(), appearanceWait: .zero, clock: clock)
     defer { registry.closeAll() }
     guard case .page(let html, let id) = await registry.page(for: "/", client: browserA) else {
@@ -426,22 +426,6 @@ enum HTMLEntityDecoding {
     let (client, setCookie) = one.issue(secure: false)
     let pair = try #require(setCookie.split(separator: ";").first)
     #expect(two.client(inCookieHeader: String(pair), secure: false) == client)
-  }
-}
-
-/// A clock for the registry's grace timers that never moves on its own.
-struct TestClockForRegistry: Clock {
-  typealias Duration = Swift.Duration
-  struct Instant: InstantProtocol {
-    var offset: Swift.Duration
-    func advanced(by duration: Swift.Duration) -> Instant { Instant(offset: offset + duration) }
-    func duration(to other: Instant) -> Swift.Duration { other.offset - offset }
-    static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-  }
-  var now: Instant { Instant(offset: .zero) }
-  var minimumResolution: Swift.Duration { .nanoseconds(1) }
-  func sleep(until deadline: Instant, tolerance: Swift.Duration?) async throws {
-    try await Task.sleep(for: .seconds(86_400))
   }
 }
 

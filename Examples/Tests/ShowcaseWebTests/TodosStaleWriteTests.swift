@@ -39,6 +39,12 @@ import Todos
     return (String(match.1), version)
   }
 
+  /// A tick as the page sends it: its first edit of the box, with the version it showed.
+  private func check(_ id: String, _ checked: Bool, version: Int?, gesture: Int) -> String {
+    #"{"type":"check","id":"\#(id)","checked":\#(checked),"seq":1"#
+      + (version.map { #","ver":\#($0)"# } ?? "") + #","g":\#(gesture)}"#
+  }
+
   private func stored(_ services: ShowcaseServices) async throws -> [Todo] {
     try await services.todos.load(list: client.id ?? "").todos
   }
@@ -62,9 +68,7 @@ import Todos
 
     // A ticks: what its page sends for the tick.
     let (toggleA, versionA) = try toggle(registry, a)
-    let tick =
-      #"{"type":"check","id":"\#(toggleA)","checked":true,"seq":1"#
-      + (versionA.map { #","ver":\#($0)"# } ?? "") + #","g":2}"#
+    let tick = check(toggleA, true, version: versionA, gesture: 2)
     _ = await registry.receive(a.id, tick)
     await expectEventually("A's tick is stored") {
       (try? await stored(services).first?.completed) == true
@@ -77,9 +81,7 @@ import Todos
       registry.session(b.id)?.render().html.contains(#"class="completed""#) == true
     }
     let (toggleB, versionB) = try toggle(registry, b)
-    let untick =
-      #"{"type":"check","id":"\#(toggleB)","checked":false,"seq":1"#
-      + (versionB.map { #","ver":\#($0)"# } ?? "") + #","g":1}"#
+    let untick = check(toggleB, false, version: versionB, gesture: 1)
     _ = await registry.receive(b.id, untick)
     await expectEventually("B's untick is stored") {
       (try? await stored(services).first?.completed) == false
