@@ -84,13 +84,16 @@ func serve(_ kind: ServedKind) async throws -> Never {
   }
   switch kind {
   case .counter:
+    // Every message handled as it comes: the figures are what a message costs, and a
+    // driven socket sends far faster than the default pace of 50 a second.
     try await TetherWebServer.run(
-      benchCounterApp, port: 0, capacity: 2_000, logger: logger, onRunning: announce,
-      routes: heapRoute)
+      benchCounterApp, port: 0, capacity: 2_000, limits: WebConnectionLimits(messageRate: nil),
+      logger: logger, onRunning: announce, routes: heapRoute)
   case .showcase:
     let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
     let application = ShowcaseWebServer.makeApplication(
-      host: "127.0.0.1", port: 0, registry: registry, logger: logger, onRunning: announce)
+      host: "127.0.0.1", port: 0, registry: registry,
+      limits: WebConnectionLimits(messageRate: nil), logger: logger, onRunning: announce)
     try await application.runService(gracefulShutdownSignals: [])
   case .hummingbird:
     let router = Router(context: BasicWebSocketRequestContext.self)

@@ -82,6 +82,13 @@ struct ShowcaseCommand: AsyncParsableCommand {
 
   @Option(
     help: """
+      With --web: how many messages a second one page's socket may have handled, after a \
+      burst of twice as many (0: as fast as they come). A flood waits in its own socket.
+      """)
+  var messagesPerSecond = 50
+
+  @Option(
+    help: """
       With --web: a proxy in front (its address, e.g. 127.0.0.1) whose X-Forwarded-For names \
       the browser; repeat for several. A page load then counts against the browser's address.
       """)
@@ -134,6 +141,10 @@ struct ShowcaseCommand: AsyncParsableCommand {
     guard (0...100_000).contains(connectionsPerAddress) else {
       throw ValidationError(
         "--connections-per-address needs 0 (no limit) to 100000, not \(connectionsPerAddress).")
+    }
+    guard (0...100_000).contains(messagesPerSecond) else {
+      throw ValidationError(
+        "--messages-per-second needs 0 (no limit) to 100000, not \(messagesPerSecond).")
     }
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port needs a number from 0 to 65535, not \(port).")
@@ -224,6 +235,8 @@ struct ShowcaseCommand: AsyncParsableCommand {
       clientKeys: clientKeys,
       connectionsPerAddress: connectionsPerAddress > 0 ? connectionsPerAddress : nil,
       trustedProxies: Set(trustedProxy),
+      messageRate: messagesPerSecond > 0
+        ? WebMessageRate(burst: 2 * messagesPerSecond, perSecond: messagesPerSecond) : nil,
       stats: stats)
   }
 

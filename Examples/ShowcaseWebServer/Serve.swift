@@ -54,6 +54,8 @@ extension ShowcaseWebServer {
   ///   - connectionsPerAddress: The most connections one address may hold; `nil` for no
   ///     limit (behind a proxy every browser has the proxy's address).
   ///   - trustedProxies: The proxies whose `X-Forwarded-For` names the browser.
+  ///   - messageRate: How fast one page's socket's messages are handled; `nil` for as fast
+  ///     as they come.
   ///   - stats: Whether to serve `/stats`.
   /// - Throws: What the server threw: the port is taken, or the address cannot be bound.
   @MainActor
@@ -61,7 +63,8 @@ extension ShowcaseWebServer {
     services: ShowcaseServices, host: String, port: Int, sessionGrace: Duration,
     resumeSigner: WebResumeSigner?, clientKeys: [WebResumeKey]? = nil,
     connectionsPerAddress: Int? = nil,
-    trustedProxies: Set<String> = [], stats: Bool = false
+    trustedProxies: Set<String> = [], messageRate: WebMessageRate? = WebMessageRate(),
+    stats: Bool = false
   ) async throws {
     var logger = Logger(label: "showcase-web")
     logger.logLevel = .notice
@@ -74,7 +77,8 @@ extension ShowcaseWebServer {
     try await TetherWebServer.run(
       registry: registry, host: host, port: port,
       limits: WebConnectionLimits(
-        maximumConnectionsPerAddress: connectionsPerAddress, trustedProxies: trustedProxies),
+        maximumConnectionsPerAddress: connectionsPerAddress, trustedProxies: trustedProxies,
+        messageRate: messageRate),
       logger: logger,
       onRunning: { port in
         // Flushed at once: whoever started us may be reading a pipe for this line.

@@ -58,11 +58,13 @@ public enum ShowcaseWebServer {
   /// The application, listening on `host:port` (`port` 0 picks a free one), with `/stats`
   /// if `stats`.
   public static func makeApplication(
-    host: String, port: Int, registry: WebSessionRegistry, stats: Bool = false, logger: Logger,
+    host: String, port: Int, registry: WebSessionRegistry, stats: Bool = false,
+    limits: WebConnectionLimits = WebConnectionLimits(), logger: Logger,
     onRunning: @escaping @Sendable (Int) async -> Void
   ) -> some ApplicationProtocol {
     TetherWebServer.makeApplication(
-      registry: registry, host: host, port: port, serverName: "showcase-web", logger: logger,
+      registry: registry, host: host, port: port, serverName: "showcase-web", limits: limits,
+      logger: logger,
       onRunning: onRunning,
       routes: { addShowcaseRoutes(to: $0, registry: registry, stats: stats) })
   }

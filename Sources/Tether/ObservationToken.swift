@@ -87,6 +87,12 @@ public class ObservationToken: Hashable {
     ObserverHandle(list: list, id: id & ~Self.detachedFlag)
   }
 
+  /// For a token of `observe { }`: runs the observation now, as its next scheduled run
+  /// would, so that run (and a wake-up from Observation for a change this run has seen) finds
+  /// nothing left to do. For other tokens, nothing. The web layer uses it to send a render
+  /// within a message's round trip without rendering the same change twice.
+  package func runNow() {}
+
   /// Ends the observation. Calling it again does nothing.
   ///
   /// Cancelling from inside a delivery is safe: the cancelled observer receives nothing after

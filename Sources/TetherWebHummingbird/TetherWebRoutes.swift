@@ -53,13 +53,13 @@
     ///   - allowedHosts: The host names requests may name (421 for another); loopback's by
     ///     default.
     ///   - trustedProxies: The proxies whose `X-Forwarded-For` names the client.
-    ///   - messageRate: How fast one page's socket may send (`WebMessageRate`); `nil`, the
-    ///     default, for no limit.
+    ///   - messageRate: How fast one page's socket's messages are handled (`WebMessageRate`:
+    ///     by default 100 at once, then 50 a second); `nil` for as fast as they come.
     ///   - logger: Where refused messages and socket errors are logged.
     public init(
       registry: WebSessionRegistry, mountedAt prefix: String = "",
       allowedHosts: WebHostAllowlist = WebHostAllowlist(binding: "127.0.0.1"),
-      trustedProxies: Set<String> = [], messageRate: WebMessageRate? = nil,
+      trustedProxies: Set<String> = [], messageRate: WebMessageRate? = WebMessageRate(),
       logger: Logger
     ) {
       self.registry = registry
@@ -159,14 +159,22 @@
         // server. An id the server never issued is never taken.
         let secure = TetherWebServer.isSecure(request, trustedProxies: trustedProxies)
         let cookies = registry.clientCookies
+        let address = WebConnectionLimits.clientAddress(of: request, trustedProxies: trustedProxies)
         let client: WebClient
         var setCookie: String?
         if let known = cookies.client(inCookieHeader: request.headers[.cookie], secure: secure) {
           client = known
         } else {
+          // A new browser is new data (its own list): one address gets only so many.
+          guard await registry.admitsNewClient(from: address) else {
+            var response = TetherWebServer.page(
+              "<!doctype html><p>Too many new browsers from this address; try again later.</p>",
+              status: .tooManyRequests)
+            response.headers[.retryAfter] = "\(3_600 / registry.newClientsPerAddress)"
+            return response
+          }
           (client, setCookie) = cookies.issue(secure: secure)
         }
-        let address = WebConnectionLimits.clientAddress(of: request, trustedProxies: trustedProxies)
         // The app's path: what follows the prefix.
         let full = request.uri.path
         let appPath = full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : full

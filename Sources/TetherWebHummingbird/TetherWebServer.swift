@@ -183,13 +183,14 @@
     ///   - allowedHosts: The host names requests may name.
     ///   - trustedProxies: The proxies whose `X-Forwarded-For` names the client (see
     ///     ``WebConnectionLimits/trustedProxies``).
-    ///   - messageRate: How fast one page's socket may send; `nil` for no limit.
+    ///   - messageRate: How fast one page's socket's messages are handled (by default 100 at
+    ///     once, then 50 a second); `nil` for as fast as they come.
     ///   - logger: Where refused messages and socket errors are logged.
     ///   - routes: The app's own routes.
     public static func addRoutes(
       to router: Router<BasicWebSocketRequestContext>, registry: WebSessionRegistry,
       allowedHosts: WebHostAllowlist = WebHostAllowlist(binding: "127.0.0.1"),
-      trustedProxies: Set<String> = [], messageRate: WebMessageRate? = nil,
+      trustedProxies: Set<String> = [], messageRate: WebMessageRate? = WebMessageRate(),
       logger: Logger,
       routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in }
     ) {
@@ -394,29 +395,37 @@
   /// Logs one socket's refused messages without letting the socket flood the log: the first
   /// ``burst`` in full, then one a second; at the end, how many there were and how many were
   /// not logged. Each line is one line (the refusal's text escapes what the client sent).
-  struct RefusalLog {
+  final class RefusalLog: Sendable {
     static let burst = 10
     let logger: Logger
-    private(set) var count = 0
-    private(set) var unlogged = 0
-    private var lastLogged: ContinuousClock.Instant?
+    private struct Counts {
+      var count = 0
+      var unlogged = 0
+      var lastLogged: ContinuousClock.Instant?
+    }
+    private let counts = Mutex(Counts())
 
     init(logger: Logger) {
       self.logger = logger
     }
 
-    mutating func refused(_ reason: String) {
-      count += 1
+    func refused(_ reason: String) {
       let now = ContinuousClock.now
-      if count <= Self.burst || lastLogged.map({ now - $0 >= .seconds(1) }) ?? true {
-        lastLogged = now
-        logger.notice("session refused a message: \(reason)")
-      } else {
-        unlogged += 1
+      let logs = counts.withLock { counts in
+        counts.count += 1
+        if counts.count <= Self.burst || counts.lastLogged.map({ now - $0 >= .seconds(1) }) ?? true
+        {
+          counts.lastLogged = now
+          return true
+        }
+        counts.unlogged += 1
+        return false
       }
+      if logs { logger.notice("session refused a message: \(reason)") }
     }
 
     func finish() {
+      let (count, unlogged) = counts.withLock { ($0.count, $0.unlogged) }
       guard unlogged > 0 else { return }
       logger.notice(
         "session socket ended after \(count) refused messages (\(unlogged) not logged)")
@@ -569,10 +578,10 @@
       _ messages: inout WebSocketInboundMessageStream.AsyncIterator, connection: Int,
       queue: SendQueue
     ) async {
-      var refusals = RefusalLog(logger: logger)
+      let refusals = RefusalLog(logger: logger)
       // A page that stays on one screen is sent a fresh token in time: its newest one must
       // still be accepted wherever it reconnects.
-      let tokenLifetime = await registry.resumeSigner?.maximumAge
+      let tokenLifetime = registry.resumeSigner?.maximumAge
       let refresher = tokenLifetime.map { lifetime in
         Task { [registry, id] in
           while (try? await Task.sleep(for: lifetime / 3)) != nil {
@@ -580,27 +589,55 @@
           }
         }
       }
-      var rate = messageRate
+      // The loop never waits for the session: messages wait in the inbox for a task on the
+      // main actor, so this loop goes on reading and the socket's pongs and close frames are
+      // answered however busy the main actor is. It waits only when the inbox is full.
+      let inbox = WebInbox(rate: messageRate)
       do {
         while let message = try await messages.next() {
-          // A socket past its budget is read no faster than the budget allows: its flood
-          // waits in its own connection, not on the main actor every session shares.
-          if let wait = rate?.delay(at: .now), wait > .zero { try await Task.sleep(for: wait) }
           guard case .text(let text) = message else {
             refusals.refused("a binary message")
             continue
           }
-          if let error = await registry.receive(id, connection: connection, text) {
-            refusals.refused(error.description)
+          switch inbox.admit(text) {
+          case .startHandler:
+            Self.handle(
+              inbox, registry: registry, id: id, connection: connection, refusals: refusals)
+          case .queued:
+            break
+          case .refused(let error):
+            refusals.refused(error?.description ?? "the socket is closing")
           }
+          if inbox.isFull { await inbox.waitForRoom() }
         }
       } catch {
         logger.notice("session socket ended: \(WebLogText.escaped("\(error)", limit: 200))")
       }
+      // What the page sent before its socket ended is still its own: handled, then counted,
+      // and only then is the session detached.
+      await inbox.drained()
       refusals.finish()
       refresher?.cancel()
       queue.close()
       await registry.detach(id, connection: connection)
+    }
+
+    /// Hands the inbox's messages to the session, each no earlier than its rate allows,
+    /// until none is left; a message admitted later starts another such task.
+    private static func handle(
+      _ inbox: WebInbox, registry: WebSessionRegistry, id: String, connection: Int,
+      refusals: RefusalLog
+    ) {
+      Task { @MainActor in
+        while let batch = inbox.next() {
+          for entry in batch {
+            if entry.notBefore > .now { try? await Task.sleep(until: entry.notBefore) }
+            if let error = await registry.receive(id, connection: connection, entry.envelope) {
+              refusals.refused(error.description)
+            }
+          }
+        }
+      }
     }
   }
 #endif

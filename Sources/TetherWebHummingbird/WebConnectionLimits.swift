@@ -42,9 +42,11 @@
     /// counts against the address the proxy names (its last entry), not the proxy's. Anyone
     /// else's `X-Forwarded-For` is ignored. Empty by default.
     public var trustedProxies: Set<String>
-    /// How fast one page's socket may send, if limited (`WebMessageRate`: 100 messages at
-    /// once, then 50 a second, is far beyond a person); `nil`, the default, reads every socket
-    /// as fast as it sends. A socket past its budget is read no faster than it allows.
+    /// How fast one page's socket's messages are handled, if limited: by default
+    /// `WebMessageRate()`, 100 messages at once, then 50 a second — far beyond a person
+    /// typing or clicking. A message past the budget waits in its socket's `WebInbox` until
+    /// the budget has room, so one socket's flood cannot take the main actor from the other
+    /// sessions; `nil` handles every message as soon as it comes.
     public var messageRate: WebMessageRate?
 
     /// Creates limits.
@@ -61,7 +63,7 @@
     public init(
       headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
       maximumConnections: Int? = nil, maximumConnectionsPerAddress: Int? = nil,
-      trustedProxies: Set<String> = [], messageRate: WebMessageRate? = nil
+      trustedProxies: Set<String> = [], messageRate: WebMessageRate? = WebMessageRate()
     ) {
       self.messageRate = messageRate
       self.headerTimeout = headerTimeout

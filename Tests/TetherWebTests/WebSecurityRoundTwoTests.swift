@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Tether
 import TetherFlow
@@ -483,6 +484,28 @@ enum HTMLEntityDecoding {
   }
 }
 
+/// Finding 6: a fresh cookie was a fresh list, with no limit on how many one client made.
+@MainActor
+@Suite struct NewClientAllowanceTests {
+  @Test func oneAddressIsIssuedSoManyNewBrowsersThenMoreAsTheHourGoesOn() {
+    let registry = WebSessionRegistry(app: fruitApp(), newClientsPerAddress: 4)
+    defer { registry.closeAll() }
+    #expect(WebSessionRegistry(app: fruitApp()).newClientsPerAddress == 30, "the default")
+    let now = ContinuousClock.now
+    let admitted = (0..<10).filter { _ in registry.admitsNewClient(from: "10.0.0.66", now: now) }
+    #expect(admitted.count == 4)
+    #expect(registry.admitsNewClient(from: "10.0.0.7", now: now), "another address is served")
+    // The allowance grows back at 4 an hour: one more after a quarter of an hour, not before.
+    #expect(!registry.admitsNewClient(from: "10.0.0.66", now: now + .seconds(800)))
+    #expect(registry.admitsNewClient(from: "10.0.0.66", now: now + .seconds(901)))
+    #expect(!registry.admitsNewClient(from: "10.0.0.66", now: now + .seconds(902)))
+    // Never more than the allowance at once, however long the address stayed away.
+    let later = now + .seconds(86_400)
+    #expect(
+      (0..<10).filter { _ in registry.admitsNewClient(from: "10.0.0.66", now: later) }.count == 4)
+  }
+}
+
 /// Finding 6, in part: one socket could send as fast as it liked, and each message took the
 /// main actor every session shares.
 @Suite struct MessageRateTests {
@@ -510,6 +533,129 @@ enum HTMLEntityDecoding {
     for _ in 0..<10_000 { last = rate.delay(at: now) }
     // 100 at once, then 50 a second: the last of 10,000 sent at once waits 198 s.
     #expect(last == .seconds(198))
+  }
+}
+
+/// Finding 6: every keystroke was rendered and diffed twice (the round trip's render, then
+/// the render observation's own run for the same change), and a burst of keystrokes behind a
+/// busy main actor was handled, and rendered, once per key.
+@MainActor
+@Suite struct OneRenderPerChangeTests {
+  @Test func aKeystrokeIsRenderedOnce() async {
+    let (view, session) = movingFieldSession()
+    let before = session.renders
+    await session.receive(#"{"type":"input","id":"s1.row0.edit","value":"a","seq":1}"#)
+    #expect(view.text.value == "a")
+    #expect(session.renders == before + 1, "the round trip renders")
+    // A change made after the keystroke re-runs its own observation in the main actor's next
+    // flush, after any run the keystroke scheduled: once it has run, so has the session's.
+    let marker = MutableProperty(0)
+    var runs = 0
+    let (flushed, flush) = AsyncStream.makeStream(of: Void.self)
+    let token = observe {
+      _ = marker.value
+      runs += 1
+      if runs == 2 { flush.yield() }
+    }
+    marker.value = 1
+    var iterator = flushed.makeAsyncIterator()
+    await iterator.next()
+    token.cancel()
+    #expect(session.renders == before + 1, "the flush did not render the keystroke again")
+  }
+}
+
+/// Finding 6: a socket's messages waited for the main actor in the socket's own loop, so the
+/// loop read nothing else meanwhile (a pong to the server's ping included), and each of a
+/// burst of keystrokes was handled on its own.
+@Suite struct WebInboxTests {
+  private func input(_ field: String, _ value: String, _ seq: Int) -> String {
+    #"{"type":"input","id":"\#(field)","value":"\#(value)","seq":\#(seq)}"#
+  }
+
+  private func texts(_ entries: [WebInbox.Entry]) -> [String] {
+    entries.flatMap(\.envelope.messages).map { message in
+      switch message {
+      case .input(let id, let value, let sequence): "input \(id) \(value) \(sequence)"
+      case .submit(let id): "submit \(id)"
+      case .click(let id): "click \(id)"
+      default: "\(message)"
+      }
+    }
+  }
+
+  @Test func keystrokesToOneFieldThatWaitAreHandledOnceWithTheNewestText() {
+    let inbox = WebInbox(rate: nil)
+    #expect(inbox.admit(input("s1.new", "a", 1)) == .startHandler)
+    for (index, text) in ["ab", "abc", "abcd"].enumerated() {
+      #expect(inbox.admit(input("s1.new", text, index + 2)) == .queued)
+    }
+    #expect(texts(inbox.next() ?? []) == ["input s1.new abcd 4"])
+    #expect(inbox.next() == nil, "the handler's turn ends")
+    #expect(inbox.admit(input("s1.new", "x", 5)) == .startHandler, "the next message starts one")
+  }
+
+  @Test func nothingIsReorderedOrMergedAcrossAnotherMessage() {
+    let inbox = WebInbox(rate: nil)
+    let messages = [
+      input("s1.new", "a", 1), input("s1.new", "ab", 2),
+      #"{"type":"submit","id":"s1.new","value":"ab","seq":2,"g":1}"#,
+      input("s1.new", "", 3), input("s1.other", "x", 1), input("s1.new", "c", 4),
+      #"{"type":"click","id":"s1.go","g":2}"#, input("s1.new", "cd", 5),
+      input("s1.new", "cde", 6),
+    ]
+    for message in messages { _ = inbox.admit(message) }
+    #expect(
+      texts(inbox.next() ?? []) == [
+        "input s1.new ab 2", "input s1.new ab 2", "submit s1.new", "input s1.new  3",
+        "input s1.other x 1", "input s1.new c 4", "click s1.go", "input s1.new cde 6",
+      ])
+  }
+
+  @Test func aMalformedMessageIsRefusedBeforeTheMainActor() {
+    let inbox = WebInbox(rate: nil)
+    guard case .refused(let error?) = inbox.admit(#"{"type":"input","id":"a","seq":1e400}"#)
+    else {
+      Issue.record("a malformed message was queued")
+      return
+    }
+    #expect(error.description.contains("malformed"))
+    #expect(inbox.next() == nil)
+  }
+
+  @Test func pastItsRateAMessageWaitsInTheInbox() {
+    let inbox = WebInbox(rate: WebMessageRate(burst: 2, perSecond: 10))
+    let now = ContinuousClock.now
+    for number in 1...3 { _ = inbox.admit(#"{"type":"click","id":"b","g":\#(number)}"#, at: now) }
+    let waits = (inbox.next() ?? []).map { $0.notBefore - now }
+    #expect(waits == [.zero, .zero, .milliseconds(100)])
+  }
+
+  @Test func aSocketThatEndsWaitsUntilItsMessagesAreHandled() async {
+    let inbox = WebInbox(rate: nil)
+    #expect(inbox.admit(#"{"type":"click","id":"b","g":1}"#) == .startHandler)
+    let handled = Mutex(false)
+    let ended = Task {
+      await inbox.drained()
+      return handled.withLock { $0 }
+    }
+    #expect(inbox.next()?.count == 1)
+    handled.withLock { $0 = true }
+    #expect(inbox.next() == nil, "none left: the handler's turn ends")
+    #expect(await ended.value, "the wait ended after the last message was handled")
+    await WebInbox(rate: nil).drained()  // an inbox that never had a message is drained
+  }
+
+  @Test func aFullInboxHoldsTheReaderUntilTheSessionTakesItsMessages() async {
+    let inbox = WebInbox(rate: nil, limit: 3)
+    for number in 1...3 { _ = inbox.admit(#"{"type":"click","id":"b","g":\#(number)}"#) }
+    #expect(inbox.isFull)
+    let reader = Task { await inbox.waitForRoom() }
+    let taken = inbox.next()
+    await reader.value
+    #expect(taken?.count == 3 && !inbox.isFull)
+    inbox.close()
+    #expect(inbox.admit(#"{"type":"click","id":"b","g":4}"#) == .refused(nil))
   }
 }
 

@@ -322,7 +322,9 @@ extension EndToEnd {
     }
 
     @Test func clientTextIsEscapedInTheLogAndAFloodIsNotLoggedWhole() async throws {
-      let showcase = try await WebShowcase()
+      // The log under test: the flood's 2,002 refusals are made as fast as it comes (the
+      // default pace, 50 a second, would spread them over 40 s).
+      let showcase = try await WebShowcase(arguments: ["--messages-per-second", "0"])
       let browser = try await Browser()
       do {
         try await browser.open(showcase.url + "/")
@@ -450,7 +452,9 @@ extension EndToEnd {
     }
 
     @Test func aStalledReaderMissesNothingSilentlyAndEndsMatchingTheServer() async throws {
-      let showcase = try await WebShowcase()
+      // The sending side under test: the socket's messages are handled as fast as they come
+      // (the default pace, 50 a second, would take minutes over this flood).
+      let showcase = try await WebShowcase(arguments: ["--messages-per-second", "0"])
       defer { showcase.process.terminate() }
       let page = try RawHTTPResponse.get("/", port: showcase.port)
       let id = try #require(Self.attribute("data-session", in: page.body))
@@ -500,7 +504,9 @@ extension EndToEnd {
     /// writability), at most 256 messages wait for it, and one more closes the socket with
     /// 4408; what the kernel buffers is bounded by its send buffer.
     @Test func aStalledReaderCostsTheServerABoundedHeap() async throws {
-      let showcase = try await WebShowcase()
+      // The sending side under test: the socket's messages are handled as fast as they come
+      // (the default pace, 50 a second, would take minutes over this flood).
+      let showcase = try await WebShowcase(arguments: ["--messages-per-second", "0"])
       defer { showcase.process.terminate() }
       let page = try RawHTTPResponse.get("/", port: showcase.port)
       let id = try #require(Self.attribute("data-session", in: page.body))

@@ -171,4 +171,8 @@ internal final class TrackerToken: ObservationToken {
     id = 0
     tracker.cancel()
   }
+
+  override func runNow() {
+    tracker.run()
+  }
 }

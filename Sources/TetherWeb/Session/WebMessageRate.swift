@@ -1,10 +1,10 @@
-/// How fast one page's socket may send: a burst, then a steady rate. A socket that sends
-/// faster is not refused: its next message is read only after the delay this budget asks for,
-/// so a flood waits in its own connection (and the client's send buffer) instead of taking the
-/// main actor from every other session.
+/// How fast one page's socket's messages are handled: a burst, then a steady rate. A socket
+/// that sends faster is not refused: each message past the budget waits in the socket's
+/// ``WebInbox`` for the delay this budget asks for (and, once the inbox is full, in its own
+/// connection), instead of taking the main actor from every other session.
 ///
 /// The default — 100 messages at once, then 50 a second — is far beyond a person typing
-/// (about 10 keys a second) or clicking.
+/// (about 10 keys a second, and keystrokes to one field that wait are merged) or clicking.
 ///
 /// ```swift
 /// var rate = WebMessageRate()

@@ -6,7 +6,7 @@ import TetherFlow
 /// only the difference travels, as patches.
 ///
 /// A session knows nothing of sockets: ``attach(_:resync:)`` gives it a function that sends text, and
-/// ``receive(_:)`` takes the page's messages. Sessions never share state: each is built from
+/// ``receive(_:)-(String)`` takes the page's messages. Sessions never share state: each is built from
 /// its own stack, and an event can only reach the handlers of the page it rendered.
 @MainActor
 public final class WebSession {
@@ -36,6 +36,8 @@ public final class WebSession {
   private var sentFocus: String?
   private var send: ((String) -> Void)?
   private var renderToken: ObservationToken?
+  /// How many times the session has rendered (for tests: one change, one render).
+  private(set) var renders = 0
   private let resumeSigner: WebResumeSigner?
   /// The resume state of the last token sent (its `issuedAt` is 0).
   private var sentResume: WebResumeState?
@@ -244,27 +246,38 @@ public final class WebSession {
   /// - Returns: The reason it was refused, or `nil`; a refused message changes nothing.
   @discardableResult
   public func receive(_ text: String) async -> WebSessionError? {
-    if let hold = appearanceHold {
-      appearanceHold = nil
-      await waitForAppearance(timeout: hold)
-    }
     let envelope: ClientEnvelope
     do {
       envelope = try ClientEnvelope(decoding: text)
     } catch {
       return refuse(error)
     }
+    return await receive(envelope)
+  }
+
+  /// Routes one decoded message from the page to a view-model input (``WebInbox`` decodes
+  /// a socket's messages as they arrive, off the main actor).
+  ///
+  /// - Parameter envelope: The message.
+  /// - Returns: The reason it was refused, or `nil`; a refused message changes nothing.
+  @discardableResult
+  public func receive(_ envelope: ClientEnvelope) async -> WebSessionError? {
+    if let hold = appearanceHold {
+      appearanceHold = nil
+      await waitForAppearance(timeout: hold)
+    }
     guard let number = envelope.gesture else {
       let refusal = await handleAll(envelope.messages)
       // The result goes out now, not after the next scheduled re-render: the page updates
-      // within the round trip. The re-render that follows finds nothing left to send.
-      if refusal == nil { renderAndSend() }
+      // within the round trip. The render is the observation's own run, so the change is
+      // rendered once.
+      if refusal == nil { renderNow() }
       return refusal
     }
     // A gesture sent again after a reconnect that this session has handled: only its
     // acknowledgement is owed.
     guard number > handledGesture else {
-      renderAndSend()
+      renderNow()
       return nil
     }
     handledGesture = number
@@ -274,8 +287,14 @@ public final class WebSession {
     acknowledgeWhenSettled()
     // The result, and the acknowledgement if it is due, go out now (a refused gesture
     // changed nothing, but is acknowledged all the same).
-    renderAndSend()
+    renderNow()
     return refusal
+  }
+
+  /// Renders and sends now, as the render observation's run: a change this render shows is
+  /// not rendered again by the run the observation had scheduled for it.
+  private func renderNow() {
+    if let renderToken { renderToken.runNow() } else { renderAndSend() }
   }
 
   private func handleAll(_ messages: [ClientMessage]) async -> WebSessionError? {
@@ -442,6 +461,7 @@ public final class WebSession {
   }
 
   private func renderAndSend() {
+    renders &+= 1
     let tree = render()
     guard let send else { return }
     let path = presenter.path.description

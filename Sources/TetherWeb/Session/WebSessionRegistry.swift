@@ -178,7 +178,7 @@ public final class WebSessionRegistry {
   public let app: WebApp
   /// Signs each session's resume token and verifies the tokens pages present; `nil` when
   /// this server resumes no session it does not hold.
-  public let resumeSigner: WebResumeSigner?
+  nonisolated public let resumeSigner: WebResumeSigner?
   /// Issues and checks the cookie that names each browser: under ``resumeSigner``'s keys (so
   /// every server of a cluster takes the cookies any of them issued), else under a key given
   /// at creation, else under a random key of this process's own (a restart then gives every
@@ -203,6 +203,15 @@ public final class WebSessionRegistry {
   public let sessionsPerAddress: Int
   /// The most sessions one browser (its cookie) may hold: its tabs.
   public let sessionsPerClient: Int
+  /// How many new browsers (cookies the server issues) one address may be given at once;
+  /// the allowance then grows back at this many an hour. A browser's own data (a TodoMVC
+  /// list) is kept under its cookie, so a client that drops its cookie before every page
+  /// load would otherwise make a new list each time. A page load beyond the allowance without
+  /// a cookie is refused (``admitsNewClient(from:now:)``); a browser that has its cookie is
+  /// served as always. Behind a trusted proxy the address is the browser's.
+  nonisolated public let newClientsPerAddress: Int
+  /// What is left of each address's allowance of new browsers, and when it was last taken.
+  private var newClientAllowances: [String: (left: Double, at: ContinuousClock.Instant)] = [:]
   /// The last connection number given out; numbers are never reused, even across sessions
   /// of one id (a session rebuilt from a token), so a late detach never hits a newer socket.
   private var lastConnection = 0
@@ -244,6 +253,8 @@ public final class WebSessionRegistry {
   ///   - sessionsPerAddress: The most sessions one address may hold, claimed or not; by
   ///     default a fifth of `capacity` (at least 1).
   ///   - sessionsPerClient: The most sessions (tabs) one browser may hold.
+  ///   - newClientsPerAddress: How many new browsers one address may be issued at once, and
+  ///     again each hour.
   ///   - appearanceWait: How long a new page waits for its screens' first loads (see
   ///     ``appearanceWait``).
   ///   - resumeSigner: The cluster's shared signer: with it, a page whose session lives on
@@ -256,7 +267,7 @@ public final class WebSessionRegistry {
     app: WebApp, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
     firstRender: FirstRender = .stateless,
     unclaimedLifetime: Duration = .seconds(10), unclaimedPerAddress: Int = 20,
-    sessionsPerAddress: Int? = nil, sessionsPerClient: Int = 20,
+    sessionsPerAddress: Int? = nil, sessionsPerClient: Int = 20, newClientsPerAddress: Int = 30,
     appearanceWait: Duration = .seconds(1), resumeSigner: WebResumeSigner? = nil,
     clientKeys: [WebResumeKey]? = nil, clock: C = ContinuousClock()
   ) {
@@ -264,6 +275,7 @@ public final class WebSessionRegistry {
     self.unclaimedPerAddress = max(1, unclaimedPerAddress)
     self.sessionsPerAddress = max(1, sessionsPerAddress ?? capacity / 5)
     self.sessionsPerClient = max(1, sessionsPerClient)
+    self.newClientsPerAddress = max(1, newClientsPerAddress)
     self.resumeSigner = resumeSigner
     self.firstRender = firstRender
     let ownKey = Self.ownKey()
@@ -461,6 +473,37 @@ public final class WebSessionRegistry {
     case refused(WebResumeError)
   }
 
+  /// Whether `address` may be issued one more new browser (``newClientsPerAddress``), taking
+  /// it from the address's allowance if so. A request whose address is unknown is admitted.
+  ///
+  /// - Parameters:
+  ///   - address: The address asking for a page without a cookie this server issued.
+  ///   - now: The time of the request.
+  /// - Returns: Whether to issue the cookie; if not, the page is refused (`429`).
+  public func admitsNewClient(
+    from address: String?, now: ContinuousClock.Instant = .now
+  ) -> Bool {
+    guard let address else { return true }
+    let full = Double(newClientsPerAddress)
+    let perSecond = full / 3_600
+    var (left, at) = newClientAllowances[address] ?? (full, now)
+    let elapsed = now - at
+    let seconds =
+      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    left = min(full, left + max(0, seconds) * perSecond)
+    guard left >= 1 else { return false }
+    newClientAllowances[address] = (left - 1, now)
+    if newClientAllowances.count > 10_000 {
+      // Addresses whose allowance has grown back in full are as good as unknown.
+      newClientAllowances = newClientAllowances.filter { _, allowance in
+        let idle = now - allowance.at
+        let grown = Double(idle.components.seconds) * perSecond
+        return allowance.left + grown < full
+      }
+    }
+    return true
+  }
+
   /// Whether `address` and `client` may have one more session: each holds fewer than its
   /// budget (sessions, claimed or not, and pages being drawn).
   private func withinBudget(address: String?, client: WebClient) -> Bool {
@@ -578,6 +621,17 @@ public final class WebSessionRegistry {
   public func receive(_ id: String, connection: Int, _ text: String) async -> WebSessionError? {
     guard let entry = sessions[id], entry.connection == connection else { return nil }
     return await entry.session.receive(text)
+  }
+
+  /// Routes a decoded message of connection `connection` (from its ``WebInbox``) to its
+  /// session, unless a newer socket replaced that connection (its messages are dropped).
+  ///
+  /// - Returns: Why it was refused, or `nil`.
+  public func receive(
+    _ id: String, connection: Int, _ envelope: ClientEnvelope
+  ) async -> WebSessionError? {
+    guard let entry = sessions[id], entry.connection == connection else { return nil }
+    return await entry.session.receive(envelope)
   }
 
   /// Has the session of connection `connection` send its page a fresh resume token if its

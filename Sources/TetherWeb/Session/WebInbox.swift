@@ -1,0 +1,177 @@
+import Synchronization
+
+/// The messages one page's socket has sent and its session has not yet handled.
+///
+/// A server's socket loop puts each message in as it arrives, without waiting for the session:
+/// the loop keeps reading, so the socket's control frames (a pong to the server's ping, a
+/// close) are answered however busy the main actor is. A task on the main actor takes the
+/// messages out and hands them to the session (``WebSession/receive(_:)-(ClientEnvelope)``).
+///
+/// On the way in, each message is decoded (a malformed one is refused there and never reaches
+/// the main actor) and:
+/// - **Coalesced**: text that replaces the text of an `input` still waiting for the same field
+///   takes its place, so a burst of keystrokes behind a busy actor is handled, and rendered,
+///   once, with the newest text. Only consecutive messages merge: an input after a submit or
+///   any other message waits its turn, so nothing is reordered.
+/// - **Paced**: with a ``WebMessageRate``, a message past the socket's budget is held until
+///   the budget has room (``Entry/notBefore``): a flood waits in its own socket.
+/// - **Bounded**: at most ``limit`` messages wait; the socket's loop then waits for room
+///   (``waitForRoom()``) and stops reading, so a page that sends faster than its session
+///   handles fills its own connection, not the server's memory.
+///
+/// ```swift
+/// let inbox = WebInbox(rate: WebMessageRate())
+/// if case .startHandler = inbox.admit(#"{"type":"input","id":"s1.name","value":"Ada","seq":1}"#) {
+///   // start the task that calls inbox.next() until it returns nil
+/// }
+/// ```
+public final class WebInbox: Sendable {
+  /// The most messages that wait; the socket is read no further until one is taken.
+  public let limit: Int
+
+  /// A message waiting for the session.
+  public struct Entry: Sendable {
+    /// The message.
+    public var envelope: ClientEnvelope
+    /// When it may be handled: its arrival, or later for a socket past its rate.
+    public var notBefore: ContinuousClock.Instant
+  }
+
+  /// What ``admit(_:at:)`` did with a message.
+  public enum Admission: Equatable, Sendable {
+    /// Queued, and no task is taking messages out: the caller starts one.
+    case startHandler
+    /// Queued (or merged with the input it replaces) for the task at work.
+    case queued
+    /// Not queued: it is malformed (the reason), or the inbox is closed.
+    case refused(WebSessionError?)
+  }
+
+  private struct State: ~Copyable {
+    var pending: [Entry] = []
+    var handling = false
+    var closed = false
+    var rate: WebMessageRate?
+    var roomWaiter: CheckedContinuation<Void, Never>?
+    var drainWaiter: CheckedContinuation<Void, Never>?
+  }
+
+  private let state: Mutex<State>
+
+  /// An empty inbox.
+  ///
+  /// - Parameters:
+  ///   - rate: How fast the socket's messages may be handled; `nil` for as fast as they come.
+  ///   - limit: The most messages that wait (at least 1).
+  public init(rate: WebMessageRate?, limit: Int = 256) {
+    self.limit = max(1, limit)
+    state = Mutex(State(rate: rate))
+  }
+
+  /// Decodes `text` and queues it.
+  ///
+  /// - Parameters:
+  ///   - text: One message from the page.
+  ///   - now: When it arrived.
+  /// - Returns: Whether the caller must start the task that takes messages out, or why the
+  ///   message was refused.
+  public func admit(_ text: String, at now: ContinuousClock.Instant = .now) -> Admission {
+    let envelope: ClientEnvelope
+    do {
+      envelope = try ClientEnvelope(decoding: text)
+    } catch {
+      return .refused(error)
+    }
+    return state.withLock { state in
+      guard !state.closed else { return .refused(nil) }
+      let wait = state.rate?.delay(at: now) ?? .zero
+      let entry = Entry(envelope: envelope, notBefore: now + wait)
+      if let field = Self.inputField(envelope), let last = state.pending.indices.last,
+        Self.inputField(state.pending[last].envelope) == field
+      {
+        // Newer text of the same field: the older is never shown, so it is never handled.
+        // It keeps its place (and its time), so a paced socket is not held back further.
+        state.pending[last].envelope = envelope
+        return .queued
+      }
+      state.pending.append(entry)
+      guard !state.handling else { return .queued }
+      state.handling = true
+      return .startHandler
+    }
+  }
+
+  /// Whether ``limit`` messages wait.
+  public var isFull: Bool {
+    state.withLock { $0.pending.count >= limit }
+  }
+
+  /// Returns once fewer than ``limit`` messages wait (or the inbox is closed). One caller at
+  /// a time: the socket's loop.
+  public func waitForRoom() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let ready = state.withLock { state in
+        guard state.pending.count >= limit, !state.closed else { return true }
+        state.roomWaiter = continuation
+        return false
+      }
+      if ready { continuation.resume() }
+    }
+  }
+
+  /// Returns once every message admitted so far has been handled (the task taking them
+  /// has found none left), or the inbox is closed: the socket has ended, and its session is
+  /// detached only after what its page sent. One caller at a time: the socket's loop.
+  public func drained() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let done = state.withLock { state in
+        guard state.handling, !state.closed else { return true }
+        state.drainWaiter = continuation
+        return false
+      }
+      if done { continuation.resume() }
+    }
+  }
+
+  /// The messages to handle next, in order, or `nil` when none is left: the task taking
+  /// them ends, and the next message admitted asks for another.
+  public func next() -> [Entry]? {
+    let (batch, waiters) = state.withLock {
+      state -> ([Entry]?, [CheckedContinuation<Void, Never>]) in
+      var waiters = state.roomWaiter.map { [$0] } ?? []
+      state.roomWaiter = nil
+      guard !state.pending.isEmpty, !state.closed else {
+        state.handling = false
+        if let drain = state.drainWaiter { waiters.append(drain) }
+        state.drainWaiter = nil
+        return (nil, waiters)
+      }
+      defer { state.pending = [] }
+      return (state.pending, waiters)
+    }
+    for waiter in waiters { waiter.resume() }
+    return batch
+  }
+
+  /// Drops what waits and refuses what comes: the socket was replaced or the session ended.
+  public func close() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.closed = true
+      state.pending = []
+      defer {
+        state.roomWaiter = nil
+        state.drainWaiter = nil
+      }
+      return [state.roomWaiter, state.drainWaiter].compactMap { $0 }
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// The field a message only replaces the text of: a lone `input`, not part of a gesture.
+  private static func inputField(_ envelope: ClientEnvelope) -> String? {
+    guard envelope.gesture == nil, envelope.messages.count == 1,
+      case .input(let id, _, _) = envelope.messages[0]
+    else { return nil }
+    return id
+  }
+}
