@@ -26,14 +26,17 @@ swift build --package-path Fuzz --scratch-path .build-fuzz/build -c release \
 bin=$(swift build --package-path Fuzz --scratch-path .build-fuzz/build -c release \
   -Xswiftc -sanitize=fuzzer,address --show-bin-path)
 
-status=0
-for target in $targets; do
-  work=.build-fuzz/corpus/$target
+# The targets run side by side: each is bounded by time, not work, so running them at once
+# keeps the wall-clock near SECONDS whatever their number (each gets a share of the cores).
+fuzz_one() {
+  local target=$1 seconds=$2
+  local work=.build-fuzz/corpus/$target
+  local log=.build-fuzz/$target.log
   mkdir -p "$work" .build-fuzz/artifacts
-  log=.build-fuzz/$target.log
+  local outcome
   # Swift's backtracer and ASan's report must not both handle a crash; libFuzzer reports it.
   if SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/fuzz-$target" \
-    -max_total_time="$2" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix=".build-fuzz/artifacts/$target-" "$work" "Fuzz/Corpus/$target" >"$log" 2>&1
   then
     outcome="no crash"
@@ -41,11 +44,21 @@ for target in $targets; do
     outcome="FAILED (see $log; input saved under .build-fuzz/artifacts/)"
     grep -E "property violated|ERROR: AddressSanitizer|Fatal error|deadly signal|Test unit written" \
       "$log" | head -n 5 >&2 || true
-    status=1
   fi
+  local runs corpus
   runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   corpus=$(find "$work" -type f | wc -l | tr -d ' ')
   printf 'fuzz %-5s %4ss  %10s executions  %5s corpus inputs  %s\n' \
-    "$target" "$2" "$runs" "$corpus" "$outcome"
+    "$target" "$seconds" "$runs" "$corpus" "$outcome" >".build-fuzz/$target.summary"
+  [ "$outcome" = "no crash" ]
+}
+
+pids=()
+for target in $targets; do
+  fuzz_one "$target" "$2" &
+  pids+=($!)
 done
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+for target in $targets; do cat ".build-fuzz/$target.summary"; done
 exit $status
