@@ -229,12 +229,14 @@ public final class Connection {
   /// - Parameters:
   ///   - port: The server's port.
   ///   - path: A page's path.
+  ///   - source: The loopback address to load it from: by default one of its own, as a new
+  ///     browser has (a server issues one address only so many new browsers).
   /// - Returns: The cookie and the id before its code.
   /// - Throws: ``ConnectionError`` when the page cannot be had or came with no cookie.
-  public static func issuedCookie(port: Int, path: String = "/") throws -> (
-    cookie: String, clientID: String
-  ) {
-    let (status, head, _) = try Connection(port: port).getWithHead(path, port: port)
+  public static func issuedCookie(
+    port: Int, path: String = "/", from source: String? = LoadSources.next()
+  ) throws -> (cookie: String, clientID: String) {
+    let (status, head, _) = try Connection(port: port, from: source).getWithHead(path, port: port)
     if let pair = cookiePair(setIn: head),
       let value = pair.split(separator: "=", maxSplits: 1).last,
       let id = value.split(separator: ".").first, id.count == 32

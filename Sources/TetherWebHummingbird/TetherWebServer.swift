@@ -591,7 +591,8 @@
       }
       // The loop never waits for the session: messages wait in the inbox for a task on the
       // main actor, so this loop goes on reading and the socket's pongs and close frames are
-      // answered however busy the main actor is. It waits only when the inbox is full.
+      // answered however busy the main actor is. It waits only when the inbox is full or the
+      // socket sends far faster than its rate.
       let inbox = WebInbox(rate: messageRate)
       do {
         while let message = try await messages.next() {
@@ -609,6 +610,10 @@
             refusals.refused(error?.description ?? "the socket is closing")
           }
           if inbox.isFull { await inbox.waitForRoom() }
+          // A socket far past its rate is read no faster than it: its flood stays in its own
+          // connection instead of costing the server a read and a decode per message.
+          let pause = inbox.pauseBeforeReading()
+          if pause > .zero { try await Task.sleep(for: pause) }
         }
       } catch {
         logger.notice("session socket ended: \(WebLogText.escaped("\(error)", limit: 200))")
@@ -636,6 +641,9 @@
               refusals.refused(error.description)
             }
           }
+          // Handling a message rarely suspends, and a busy socket always has another batch:
+          // the main actor's other work (every other session's) takes its turn between them.
+          await Task.yield()
         }
       }
     }

@@ -631,6 +631,27 @@ enum HTMLEntityDecoding {
     #expect(waits == [.zero, .zero, .milliseconds(100)])
   }
 
+  @Test func aSocketFarPastItsRateIsReadNoFasterThanIt() {
+    let inbox = WebInbox(rate: WebMessageRate(burst: 10, perSecond: 10))
+    let now = ContinuousClock.now
+    // Keystrokes to one field merge, but each still counts against the rate.
+    for number in 1...20 { _ = inbox.admit(input("s1.new", "x\(number)", number), at: now) }
+    #expect(inbox.pauseBeforeReading() == .zero, "a second past its rate: read on")
+    _ = inbox.admit(input("s1.new", "x21", 21), at: now)
+    #expect(inbox.pauseBeforeReading() == .milliseconds(100))
+    #expect(inbox.next()?.count == 1, "still one message to handle")
+  }
+
+  @Test func mergedKeystrokesStillCountTowardsHowFarTheSocketIsReadAhead() {
+    let inbox = WebInbox(rate: nil, limit: 8)
+    for number in 1...7 { _ = inbox.admit(input("s1.new", "x\(number)", number)) }
+    #expect(!inbox.isFull)
+    _ = inbox.admit(input("s1.new", "x8", 8))
+    #expect(inbox.isFull, "eight read ahead of the session, though one waits")
+    #expect(inbox.next()?.count == 1)
+    #expect(!inbox.isFull, "the session took them")
+  }
+
   @Test func aSocketThatEndsWaitsUntilItsMessagesAreHandled() async {
     let inbox = WebInbox(rate: nil)
     #expect(inbox.admit(#"{"type":"click","id":"b","g":1}"#) == .startHandler)

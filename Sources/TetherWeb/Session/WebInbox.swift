@@ -14,10 +14,14 @@ import Synchronization
 ///   once, with the newest text. Only consecutive messages merge: an input after a submit or
 ///   any other message waits its turn, so nothing is reordered.
 /// - **Paced**: with a ``WebMessageRate``, a message past the socket's budget is held until
-///   the budget has room (``Entry/notBefore``): a flood waits in its own socket.
-/// - **Bounded**: at most ``limit`` messages wait; the socket's loop then waits for room
+///   the budget has room (``Entry/notBefore``), and a socket more than ``readAhead`` past it
+///   is read no faster than its rate (``pauseBeforeReading()``): a flood waits in its own
+///   socket, and costs the server no more to read than its rate allows. Only such a socket's
+///   pongs wait, behind its own flood.
+/// - **Bounded**: at most ``limit`` messages are read ahead of the session (waiting, or
+///   merged since it last took its messages); the socket's loop then waits for room
 ///   (``waitForRoom()``) and stops reading, so a page that sends faster than its session
-///   handles fills its own connection, not the server's memory.
+///   handles fills its own connection, not the server's memory or its threads.
 ///
 /// ```swift
 /// let inbox = WebInbox(rate: WebMessageRate())
@@ -26,7 +30,8 @@ import Synchronization
 /// }
 /// ```
 public final class WebInbox: Sendable {
-  /// The most messages that wait; the socket is read no further until one is taken.
+  /// The most messages read ahead of the session; the socket is read no further until the
+  /// session takes them.
   public let limit: Int
 
   /// A message waiting for the session.
@@ -54,7 +59,14 @@ public final class WebInbox: Sendable {
     var rate: WebMessageRate?
     var roomWaiter: CheckedContinuation<Void, Never>?
     var drainWaiter: CheckedContinuation<Void, Never>?
+    /// How long the newest message waits for the socket's rate.
+    var behind: Duration = .zero
+    /// Messages admitted, merged or not, since the handler last took a batch.
+    var admittedSinceTaken = 0
   }
+
+  /// How far past its rate a socket may send before its loop pauses reading.
+  public static let readAhead: Duration = .seconds(1)
 
   private let state: Mutex<State>
 
@@ -62,7 +74,7 @@ public final class WebInbox: Sendable {
   ///
   /// - Parameters:
   ///   - rate: How fast the socket's messages may be handled; `nil` for as fast as they come.
-  ///   - limit: The most messages that wait (at least 1).
+  ///   - limit: The most messages read ahead of the session (at least 1).
   public init(rate: WebMessageRate?, limit: Int = 256) {
     self.limit = max(1, limit)
     state = Mutex(State(rate: rate))
@@ -85,6 +97,8 @@ public final class WebInbox: Sendable {
     return state.withLock { state in
       guard !state.closed else { return .refused(nil) }
       let wait = state.rate?.delay(at: now) ?? .zero
+      state.behind = wait
+      state.admittedSinceTaken += 1
       let entry = Entry(envelope: envelope, notBefore: now + wait)
       if let field = Self.inputField(envelope), let last = state.pending.indices.last,
         Self.inputField(state.pending[last].envelope) == field
@@ -101,17 +115,27 @@ public final class WebInbox: Sendable {
     }
   }
 
-  /// Whether ``limit`` messages wait.
-  public var isFull: Bool {
-    state.withLock { $0.pending.count >= limit }
+  /// How long the socket's loop pauses before it reads on: `.zero` while the socket keeps
+  /// within its rate, or more than ``readAhead`` past it. A socket that sends faster than its
+  /// rate is then read no faster than it (what it sends meanwhile waits in its own
+  /// connection): its messages, merged or not, cost no more to read than to handle.
+  public func pauseBeforeReading() -> Duration {
+    state.withLock { max(.zero, $0.behind - Self.readAhead) }
   }
 
-  /// Returns once fewer than ``limit`` messages wait (or the inbox is closed). One caller at
-  /// a time: the socket's loop.
+  /// Whether ``limit`` messages wait, or were admitted (merged or not) since the session
+  /// last took its messages: a socket is read at most that far ahead of its session.
+  public var isFull: Bool {
+    state.withLock { $0.pending.count >= limit || $0.admittedSinceTaken >= limit }
+  }
+
+  /// Returns once the inbox is no longer full (``isFull``) or is closed. One caller at a
+  /// time: the socket's loop.
   public func waitForRoom() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let ready = state.withLock { state in
-        guard state.pending.count >= limit, !state.closed else { return true }
+        guard state.pending.count >= limit || state.admittedSinceTaken >= limit, !state.closed
+        else { return true }
         state.roomWaiter = continuation
         return false
       }
@@ -140,6 +164,7 @@ public final class WebInbox: Sendable {
       state -> ([Entry]?, [CheckedContinuation<Void, Never>]) in
       var waiters = state.roomWaiter.map { [$0] } ?? []
       state.roomWaiter = nil
+      state.admittedSinceTaken = 0
       guard !state.pending.isEmpty, !state.closed else {
         state.handling = false
         if let drain = state.drainWaiter { waiters.append(drain) }
