@@ -68,10 +68,11 @@ struct TmuxSession {
     _ = try run(["respawn-pane", "-k", "-t", name, binary] + arguments + data, capture: false)
   }
 
-  func keys(_ keys: String...) throws {
+  func keys(_ keys: String...) async throws {
     for key in keys {
       try tmux("send-keys", "-t", name, key)
-      try? await_(milliseconds: 60)
+      // One key at a time, as a person types: the app reads each before the next comes.
+      try? await Task.sleep(for: .milliseconds(60))
     }
   }
 
@@ -83,30 +84,28 @@ struct TmuxSession {
 
   /// Waits until the screen contains `text`; returns the screen.
   @discardableResult
-  func waitFor(_ text: String, seconds: Double = 10) throws -> String {
+  func waitFor(_ text: String, seconds: Double = 10) async throws -> String {
     let deadline = Date().addingTimeInterval(seconds)
     var last = ""
     while Date() < deadline {
       last = try screen()
       if last.contains(text) { return last }
-      try? await_(milliseconds: 50)
+      try? await Task.sleep(for: .milliseconds(50))
     }
     Issue.record("screen never showed \"\(text)\"; it shows:\n\(last)")
     return last
   }
 
-  func waitUntilDead(seconds: Double = 10) throws -> Bool {
+  func waitUntilDead(seconds: Double = 10) async throws -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
       if try value("#{pane_dead}") == "1" { return true }
-      try? await_(milliseconds: 50)
+      try? await Task.sleep(for: .milliseconds(50))
     }
     return false
   }
 
   func stop() { _ = try? tmux("kill-server") }
-
-  private func await_(milliseconds: UInt32) throws { usleep(milliseconds * 1000) }
 }
 
 /// The executable product `name` beside the test bundle (`swift build` puts both in the same
@@ -149,59 +148,59 @@ extension EndToEnd {
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-    func galleryRoutesAlertsAndQuitRestoresTheTerminal() throws {
+    func galleryRoutesAlertsAndQuitRestoresTheTerminal() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")
       let session = TmuxSession()
       defer { session.stop() }
       try session.start(binary)
-      try session.waitFor("Choose an app")
+      try await session.waitFor("Choose an app")
       #expect(try session.value("#{alternate_on}") == "1")
 
-      try session.keys("Enter")
+      try await session.keys("Enter")
       let photos = BundledPhotoService.page(1).photos
-      try session.waitFor(photos[0].name)
-      try session.waitFor("20 photos")
+      try await session.waitFor(photos[0].name)
+      try await session.waitFor("20 photos")
 
       // A photo that is not for sale: the seed's alert, and nothing pushed.
       let index = try #require(photos.firstIndex { !$0.forSale })
-      for _ in 0..<index { try session.keys("j") }
-      try session.keys("Enter")
-      let alert = try session.waitFor("This item is not for sale")
+      for _ in 0..<index { try await session.keys("j") }
+      try await session.keys("Enter")
+      let alert = try await session.waitFor("This item is not for sale")
       #expect(alert.contains("Not for sale"))
-      try session.keys("Enter")
-      try session.waitFor("Esc back")
+      try await session.keys("Enter")
+      try await session.waitFor("Esc back")
       #expect(try !session.screen().contains("This item is not for sale"))
 
       // Back to the menu, then quit.
-      try session.keys("Escape")
-      try session.waitFor("Choose an app")
-      try session.keys("q")
-      #expect(try session.waitUntilDead())
+      try await session.keys("Escape")
+      try await session.waitFor("Choose an app")
+      try await session.keys("q")
+      #expect(try await session.waitUntilDead())
       #expect(try session.value("#{alternate_on}") == "0")
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-    func openStartsOnTheScreenAtAPathAndBackWalksUpIt() throws {
+    func openStartsOnTheScreenAtAPathAndBackWalksUpIt() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")
       let photo = try #require(BundledPhotoService.catalog.first { $0.forSale })
       let session = TmuxSession()
       defer { session.stop() }
       try session.start(binary, arguments: ["--open", "/gallery/photo/\(photo.id)"])
-      let detail = try session.waitFor("For sale")
+      let detail = try await session.waitFor("For sale")
       #expect(detail.contains(photo.name))
       #expect(detail.contains("▒"), "the picture's preview is drawn")
-      try session.keys("Escape")
-      try session.waitFor("20 photos")
-      try session.keys("Escape")
-      try session.waitFor("Choose an app")
-      try session.keys("q")
-      #expect(try session.waitUntilDead())
+      try await session.keys("Escape")
+      try await session.waitFor("20 photos")
+      try await session.keys("Escape")
+      try await session.waitFor("Choose an app")
+      try await session.keys("q")
+      #expect(try await session.waitUntilDead())
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-    func gallerySearchBySlashFiltersTheRows() throws {
+    func gallerySearchBySlashFiltersTheRows() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")
       let photos = BundledPhotoService.page(1).photos
@@ -212,117 +211,117 @@ extension EndToEnd {
       let session = TmuxSession()
       defer { session.stop() }
       try session.start(binary, arguments: ["--open", "/gallery"])
-      try session.waitFor("20 photos")
-      try session.keys("/")
-      try session.waitFor("Search titles")
-      try session.keys(word)
-      try session.waitFor(expected == 1 ? "1 photo ·" : "\(expected) photos")
+      try await session.waitFor("20 photos")
+      try await session.keys("/")
+      try await session.waitFor("Search titles")
+      try await session.keys(word)
+      try await session.waitFor(expected == 1 ? "1 photo ·" : "\(expected) photos")
       // q is text while searching; Escape clears the search and gives the keys back.
-      try session.keys("Escape")
-      try session.waitFor("20 photos")
-      try session.keys("q")
-      #expect(try session.waitUntilDead())
+      try await session.keys("Escape")
+      try await session.waitFor("20 photos")
+      try await session.keys("q")
+      #expect(try await session.waitUntilDead())
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-    func todosAddToggleEditFilterClearAndDeleteByKeys() throws {
+    func todosAddToggleEditFilterClearAndDeleteByKeys() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")
       let session = TmuxSession()
       defer { session.stop() }
       try session.start(binary, arguments: ["--open", "/todos"])
-      try session.waitFor("What needs to be done?")
+      try await session.waitFor("What needs to be done?")
       // q is text in the field, not quit.
-      try session.keys("Buy milk q")
-      try session.keys("BSpace", "BSpace", "Enter")
-      try session.waitFor("[ ] Buy milk")
+      try await session.keys("Buy milk q")
+      try await session.keys("BSpace", "BSpace", "Enter")
+      try await session.waitFor("[ ] Buy milk")
       // A paste (bracketed, as tmux pastes for an app that asks) is one line, Enter unpressed.
       try session.tmux("set-buffer", "Walk\nthe dog")
       try session.tmux("paste-buffer", "-p", "-t", session.name)
-      try session.waitFor("› Walk the dog")
-      try session.keys("Enter")
-      try session.waitFor("2 items left")
-      try session.keys("Tab", "Space")
-      var screen = try session.waitFor("[x] Buy milk")
+      try await session.waitFor("› Walk the dog")
+      try await session.keys("Enter")
+      try await session.waitFor("2 items left")
+      try await session.keys("Tab", "Space")
+      var screen = try await session.waitFor("[x] Buy milk")
       #expect(screen.contains("1 item left"))
       #expect(screen.contains("Space toggle"), "the list's keys are shown")
-      try session.keys("e")
-      try session.waitFor("Edit (Enter saves")
-      try session.keys("C-u")
-      try session.keys("Buy oat milk")
-      try session.keys("Enter")
-      try session.waitFor("[x] Buy oat milk")
-      try session.keys("2")
-      screen = try session.waitFor("[2 Active]")
+      try await session.keys("e")
+      try await session.waitFor("Edit (Enter saves")
+      try await session.keys("C-u")
+      try await session.keys("Buy oat milk")
+      try await session.keys("Enter")
+      try await session.waitFor("[x] Buy oat milk")
+      try await session.keys("2")
+      screen = try await session.waitFor("[2 Active]")
       #expect(!screen.contains("Buy oat milk") && screen.contains("Walk the dog"))
-      try session.keys("1", "c")
-      screen = try session.waitFor("1 item left")
+      try await session.keys("1", "c")
+      screen = try await session.waitFor("1 item left")
       #expect(!screen.contains("Buy oat milk"), "clear completed removed it")
-      try session.keys("x")
-      try session.waitFor("Type a todo")
+      try await session.keys("x")
+      try await session.waitFor("Type a todo")
       #expect(!(try session.screen().contains("Walk the dog")))
-      try session.keys("C-c")
-      #expect(try session.waitUntilDead())
+      try await session.keys("C-c")
+      #expect(try await session.waitUntilDead())
       #expect(try session.value("#{alternate_on}") == "0")
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-    func anUnknownPathLandsOnTheNearestScreenWithAnAlert() throws {
+    func anUnknownPathLandsOnTheNearestScreenWithAnAlert() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")
       let session = TmuxSession()
       defer { session.stop() }
       try session.start(binary, arguments: ["--open", "/courses/course/999"])
-      let screen = try session.waitFor("There is no course 999.")
+      let screen = try await session.waitFor("There is no course 999.")
       #expect(screen.contains("Page not found"))
-      try session.keys("Enter")
-      try session.waitFor("Podcasts Course")
-      try session.keys("q")
-      #expect(try session.waitUntilDead())
+      try await session.keys("Enter")
+      try await session.waitFor("Podcasts Course")
+      try await session.keys("q")
+      #expect(try await session.waitUntilDead())
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-    func sigtermRestoresTheTerminal() throws {
+    func sigtermRestoresTheTerminal() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")
       let session = TmuxSession()
       defer { session.stop() }
       try session.start(binary)
-      try session.waitFor("Choose an app")
+      try await session.waitFor("Choose an app")
       let pid = try #require(Int32(try session.value("#{pane_pid}")))
       kill(pid, SIGTERM)
-      #expect(try session.waitUntilDead())
+      #expect(try await session.waitUntilDead())
       #expect(try session.value("#{alternate_on}") == "0")
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-    func entryFlowGreetsTheSelectedUserInANarrowTerminal() throws {
+    func entryFlowGreetsTheSelectedUserInANarrowTerminal() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")
       let session = TmuxSession()
       defer { session.stop() }
       try session.start(binary, width: 40, height: 20)
-      try session.waitFor("Choose an app")
-      for _ in 0..<4 { try session.keys("j") }
-      try session.keys("Enter")
-      try session.waitFor("Fetch user")
-      try session.keys("f")
-      try session.waitFor("User: Ada Lovelace")
-      try session.keys("s")
-      try session.waitFor("Hello, Ada Lovelace!")
-      try session.keys("C-c")
-      #expect(try session.waitUntilDead())
+      try await session.waitFor("Choose an app")
+      for _ in 0..<4 { try await session.keys("j") }
+      try await session.keys("Enter")
+      try await session.waitFor("Fetch user")
+      try await session.keys("f")
+      try await session.waitFor("User: Ada Lovelace")
+      try await session.keys("s")
+      try await session.waitFor("Hello, Ada Lovelace!")
+      try await session.keys("C-c")
+      #expect(try await session.waitUntilDead())
       #expect(try session.value("#{alternate_on}") == "0")
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
-    func resizeRedrawsAtTheNewSize() throws {
+    func resizeRedrawsAtTheNewSize() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")
       let session = TmuxSession()
       defer { session.stop() }
       try session.start(binary, width: 100, height: 30)
-      let wide = try session.waitFor("Choose an app")
+      let wide = try await session.waitFor("Choose an app")
       #expect(wide.split(separator: "\n").first?.hasSuffix("q quit") == true)
       try session.tmux("resize-window", "-t", session.name, "-x", "50", "-y", "15")
       let deadline = Date().addingTimeInterval(5)
@@ -330,15 +329,15 @@ extension EndToEnd {
       while Date() < deadline {
         rule = try session.screen().split(separator: "\n").dropFirst().first.map(String.init) ?? ""
         if rule.count == 50 { break }
-        usleep(50_000)
+        try await Task.sleep(for: .milliseconds(50))
       }
       // The title bar's rule spans exactly the new width.
       #expect(rule == String(repeating: "─", count: 50))
-      try session.keys("q")
-      #expect(try session.waitUntilDead())
+      try await session.keys("q")
+      #expect(try await session.waitUntilDead())
     }
 
-    @Test func withoutATerminalItSaysSoAndExitsWithStatus2() throws {
+    @Test func withoutATerminalItSaysSoAndExitsWithStatus2() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")
       let process = Process()

@@ -64,7 +64,7 @@ extension EndToEnd {
       "each exit path restores the terminal and exits with 0 or 128 + the signal",
       .enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"),
       arguments: ExitPath.all)
-    func exitPath(_ path: ExitPath) throws {
+    func exitPath(_ path: ExitPath) async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")
       let folder = URL(filePath: NSTemporaryDirectory())
@@ -85,13 +85,13 @@ extension EndToEnd {
       let session = TmuxSession()
       defer { session.stop() }
       try session.start("/bin/sh", arguments: [script.path])
-      try session.waitFor("Choose an app")
+      try await session.waitFor("Choose an app")
       #expect(try session.value("#{alternate_on}") == "1")
       #expect(try session.value("#{cursor_flag}") == "0")
 
       switch path.trigger {
       case .keys(let keys):
-        try session.keys(keys.joined())
+        try await session.keys(keys.joined())
       case .signal(let number):
         let shell = try #require(pid_t(try session.value("#{pane_pid}")))
         let app = try #require(childProcess(of: shell, named: "showcase"))
@@ -101,7 +101,7 @@ extension EndToEnd {
       let finished = folder.appending(path: "finished").path
       let deadline = Date().addingTimeInterval(15)
       while !FileManager.default.fileExists(atPath: finished), Date() < deadline {
-        usleep(50_000)
+        try await Task.sleep(for: .milliseconds(50))
       }
       let screen = (try? session.screen()) ?? ""
       try #require(
@@ -128,8 +128,8 @@ extension EndToEnd {
       "SIGHUP ends the app every time",
       .enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"),
       arguments: 1...5)
-    func sighupIsNeverLost(_ attempt: Int) throws {
-      try exitPath(ExitPath.all[3])
+    func sighupIsNeverLost(_ attempt: Int) async throws {
+      try await exitPath(ExitPath.all[3])
     }
   }
 }
