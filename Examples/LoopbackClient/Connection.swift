@@ -292,20 +292,25 @@ public final class Connection {
     try send(Self.frame(opcode: 0x1, Array(text.utf8)))
   }
 
+  /// The next frame the server sends, whatever it is: its opcode (0x1 text, 0x8 close, 0x9
+  /// ping, 0xA pong) and payload. Nothing is answered.
+  public func receiveFrame() throws -> (opcode: UInt8, payload: [UInt8]) {
+    let head = try read(exactly: 2)
+    var length = Int(head[1] & 0x7F)
+    if length == 126 {
+      let bytes = try read(exactly: 2)
+      length = Int(bytes[0]) << 8 | Int(bytes[1])
+    } else if length == 127 {
+      length = try read(exactly: 8).reduce(0) { $0 << 8 | Int($1) }
+    }
+    guard length <= 8 << 20 else { throw ConnectionError.frameTooLarge(bytes: length) }
+    return (head[0] & 0x0F, try read(exactly: length))
+  }
+
   /// The next text message; pings are answered, a close frame ends the stream (`nil`).
   public func receiveText() throws -> String? {
     while true {
-      let head = try read(exactly: 2)
-      let opcode = head[0] & 0x0F
-      var length = Int(head[1] & 0x7F)
-      if length == 126 {
-        let bytes = try read(exactly: 2)
-        length = Int(bytes[0]) << 8 | Int(bytes[1])
-      } else if length == 127 {
-        length = try read(exactly: 8).reduce(0) { $0 << 8 | Int($1) }
-      }
-      guard length <= 8 << 20 else { throw ConnectionError.frameTooLarge(bytes: length) }
-      let payload = try read(exactly: length)
+      let (opcode, payload) = try receiveFrame()
       switch opcode {
       case 0x1: return String(decoding: payload, as: UTF8.self)
       case 0x8: return nil

@@ -1,0 +1,129 @@
+import Dispatch
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import LoopbackClient
+import Synchronization
+import Testing
+import Tether
+import TetherFlow
+import TetherWeb
+import TetherWebHummingbird
+
+@MainActor
+private final class KeysFlow: FlowController {
+  func start(on navigator: any Navigator<String>) -> Screen<String> {
+    Screen("Keys", title: "Keys", owner: self)
+  }
+}
+
+@MainActor
+private func keysApp() -> WebApp {
+  WebApp(title: "Keys", rootFlow: { KeysFlow() }) { screen in Label(screen.destination) }
+}
+
+/// A loopback socket used by one test at a time, from one thread at a time.
+private struct BlockingSocket: @unchecked Sendable {
+  let connection: Connection
+}
+
+/// Runs `work` with `socket` on a thread of its own: the loopback client's reads block.
+private func off<T: Sendable>(
+  _ socket: BlockingSocket, _ work: @escaping @Sendable (Connection) throws -> T
+) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    DispatchQueue.global().async {
+      continuation.resume(with: Result { try work(socket.connection) })
+    }
+  }
+}
+
+/// The value of the page script's `data-<name>` attribute.
+private func attribute(_ name: String, in html: String) throws -> String {
+  let start = try #require(html.range(of: "data-\(name)=\""))
+  return String(html[start.upperBound...].prefix { $0 != "\"" })
+}
+
+/// Security round 2, finding 6, through `TetherWebServer`'s own connections: each socket's
+/// loop waited for the main actor with every message and read nothing meanwhile — its pongs
+/// included, so a busy server let a page's socket time out; and a fresh cookie was a fresh
+/// list, as many as one address asked for.
+@Suite struct SocketLoopTests {
+  @MainActor @Test func aPingIsAnsweredWhileTheMainActorIsBusy() async throws {
+    let application = TetherWebServer.makeApplication(
+      registry: WebSessionRegistry(app: keysApp(), appearanceWait: .zero), host: "127.0.0.1",
+      port: 0, logger: Logger(label: "test"))
+    try await application.test(.live) { client in
+      let port = try #require(client.port)
+      let page = try await client.execute(uri: "/", method: .get)
+      let html = String(buffer: page.body)
+      let cookie = String(try #require(page.headers[.setCookie]?.split(separator: ";").first))
+      let (id, secret, token) = (
+        try attribute("session", in: html), try attribute("secret", in: html),
+        try attribute("resume", in: html)
+      )
+      let socket = try Connection(port: port, timeout: 1)
+      try socket.upgrade("/ws?session=\(id)", port: port, cookie: cookie)
+      try socket.sendText(#"{"type":"hello","secret":"\#(secret)","token":"\#(token)"}"#)
+      let blocking = BlockingSocket(connection: socket)
+      let first = try await off(blocking) { try $0.receiveText() }
+      #expect(first != nil, "the socket is attached and sent its first render")
+
+      // The main actor is held (a long render, another session's work) for at most 5 s.
+      let started = Atomic(false)
+      let released = Atomic(false)
+      let holder = Task { @MainActor in
+        started.store(true, ordering: .sequentiallyConsistent)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !released.load(ordering: .sequentiallyConsistent), .now < deadline {}
+        return released.load(ordering: .sequentiallyConsistent)
+      }
+      while !started.load(ordering: .sequentiallyConsistent) { await Task.yield() }
+
+      // A message for the session, then a ping: the pong must not wait for the message.
+      try socket.sendText(#"{"type":"key","key":"ArrowDown","g":1}"#)
+      try socket.send(Connection.frame(opcode: 0x9, [1, 2, 3, 4]))
+      let pong = try await off(blocking) { socket -> [UInt8]? in
+        let deadline = ContinuousClock.now + .seconds(3)
+        while ContinuousClock.now < deadline {
+          guard let frame = try? socket.receiveFrame() else { continue }
+          if frame.opcode == 0xA { return frame.payload }
+        }
+        return nil
+      }
+      released.store(true, ordering: .sequentiallyConsistent)
+      let heldThroughout = await holder.value
+      #expect(pong == [1, 2, 3, 4], "the ping was answered")
+      #expect(heldThroughout, "the pong came while the main actor was still busy")
+    }
+  }
+
+  /// A page load without an issued cookie past the address's allowance is refused, and a
+  /// browser that has its cookie is served.
+  @MainActor @Test func aNewBrowserIsIssuedOnlySoOftenFromOneAddress() async throws {
+    let registry = WebSessionRegistry(
+      app: keysApp(), newClientsPerAddress: 3, appearanceWait: .zero)
+    let application = TetherWebServer.makeApplication(
+      registry: registry, host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+    try await application.test(.live) { client in
+      var cookies: [String] = []
+      for _ in 0..<3 {
+        let page = try await client.execute(uri: "/", method: .get)
+        #expect(page.status == .ok)
+        cookies.append(String(try #require(page.headers[.setCookie]?.split(separator: ";").first)))
+      }
+      let refused = try await client.execute(uri: "/", method: .get)
+      #expect(refused.status == .tooManyRequests)
+      #expect(refused.headers[.setCookie] == nil)
+      #expect(refused.headers[.retryAfter] == "1200")
+      #expect(String(buffer: refused.body).contains("Too many new browsers"))
+      let known = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookies[0]])
+      #expect(known.status == .ok, "a browser the server issued is served")
+    }
+  }
+
+  @Test func aSocketsMessagesArePacedByDefault() {
+    #expect(WebConnectionLimits().messageRate == WebMessageRate())
+    #expect(WebMessageRate() == WebMessageRate(burst: 100, perSecond: 50))
+  }
+}
