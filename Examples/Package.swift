@@ -384,7 +384,6 @@ let package = Package(
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherTesting", package: "Tether"),
         .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Clocks", package: "swift-clocks"),
         "LoopbackClient",
