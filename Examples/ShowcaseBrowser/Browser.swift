@@ -186,6 +186,82 @@ public final class Browser: @unchecked Sendable {
       ])
   }
 
+  /// A WebDriver element reference: one DOM node, found once. Using it after the page
+  /// replaced that node fails with `stale element reference`, as it would for a person's
+  /// test written against any web app (WebDriver's own rule, not this client's).
+  public struct Element: Sendable, Equatable {
+    /// WebDriver's id for the node.
+    public let reference: String
+
+    /// The element as a script's argument (``run(_:_:)``): the script gets the node.
+    public var argument: [String: String] { [Browser.elementKey: reference] }
+  }
+
+  private static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
+
+  /// The first element matching `selector` now, or `nil` if there is none.
+  public func find(_ selector: String) async throws -> Element? {
+    try await findAll(selector).first
+  }
+
+  /// Every element matching `selector` now, in document order.
+  public func findAll(_ selector: String) async throws -> [Element] {
+    let answer = try await command(
+      "POST", "elements", ["using": "css selector", "value": selector])
+    return (answer as? [[String: Any]] ?? []).compactMap {
+      ($0[Self.elementKey] as? String).map(Element.init(reference:))
+    }
+  }
+
+  /// Waits (polling every 50 ms, at most `seconds`) for an element matching `selector`.
+  public func waitForElement(_ selector: String, seconds: Double = 3) async throws -> Element {
+    let deadline = Date().addingTimeInterval(seconds)
+    repeat {
+      if let element = try await find(selector) { return element }
+      try await Task.sleep(for: .milliseconds(50))
+    } while Date() < deadline
+    throw WebDriverError.noElement(selector: selector)
+  }
+
+  /// Clicks `element` (WebDriver's element click: scrolled into view, at its centre, refused
+  /// if another element covers that point).
+  public func click(_ element: Element) async throws {
+    _ = try await command("POST", "element/\(element.reference)/click", [:])
+  }
+
+  /// Types `keys` into `element` (WebDriver's element send keys: focuses it first).
+  public func sendKeys(_ keys: String, to element: Element) async throws {
+    _ = try await command("POST", "element/\(element.reference)/value", ["text": keys])
+  }
+
+  /// The element's DOM property `name` (an input's `value`, a checkbox's `checked`).
+  public func property(_ name: String, of element: Element) async throws -> Any {
+    try await command("GET", "element/\(element.reference)/property/\(name)", nil)
+  }
+
+  /// The element's rendered text, as WebDriver reads it.
+  public func text(of element: Element) async throws -> String {
+    try await command("GET", "element/\(element.reference)/text", nil) as? String ?? ""
+  }
+
+  /// Whether the element is displayed, as WebDriver judges it.
+  public func isDisplayed(_ element: Element) async throws -> Bool {
+    try await command("GET", "element/\(element.reference)/displayed", nil) as? Bool == true
+  }
+
+  /// Whether a checkbox (or option) is selected.
+  public func isSelected(_ element: Element) async throws -> Bool {
+    try await command("GET", "element/\(element.reference)/selected", nil) as? Bool == true
+  }
+
+  /// Runs `script` before every document's own scripts, from the next page loaded on (the
+  /// DevTools protocol's `Page.addScriptToEvaluateOnNewDocument`, which chromedriver forwards).
+  public func runOnEveryNewDocument(_ script: String) async throws {
+    _ = try await command(
+      "POST", "goog/cdp/execute",
+      ["cmd": "Page.addScriptToEvaluateOnNewDocument", "params": ["source": script]])
+  }
+
   /// Runs `script` in the page and returns its result.
   @discardableResult
   public func run(_ script: String, _ arguments: [Any] = []) async throws -> Any {

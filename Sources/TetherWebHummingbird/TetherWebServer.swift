@@ -504,7 +504,7 @@
       let first = try? await messages.next()
       silence.cancel()
       guard case .text(let text)? = first,
-        case .hello(let secret, let token)? = try? ClientMessage(decoding: text)
+        case .hello(let secret, let token, let shown)? = try? ClientMessage(decoding: text)
       else {
         logger.notice("session socket refused: its first message was no hello")
         try? await outbound.close(.unknown(4403), reason: "no proof of the session")
@@ -543,7 +543,7 @@
       let queue = SendQueue()
       guard
         let connection = await registry.attach(
-          id, resync: resync,
+          id, resync: resync, shown: shown,
           send: { text in
             switch queue.admit(text) {
             case .startWriter:

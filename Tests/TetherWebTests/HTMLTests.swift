@@ -14,6 +14,40 @@ import Testing
       HTMLNode.element("img", id: "i", [("src", "/x.png")]).html == #"<img id="i" src="/x.png">"#)
   }
 
+  @Test func everyVoidElementIsWrittenWithoutAClosingTag() {
+    for tag in [
+      "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+      "track", "wbr",
+    ] {
+      #expect(HTMLNode.element(tag, id: "v").html == "<\(tag) id=\"v\">", "\(tag)")
+    }
+    #expect(HTMLNode.element("p", id: "p").html == #"<p id="p"></p>"#)
+  }
+
+  @Test func aStyleSheetsAndAScriptsTextIsWrittenRawYetCannotEndTheElement() {
+    let style = HTMLNode.element(
+      "style", id: "s", [], [.text(#"ul > li::after { content: "a & b"; }"#)])
+    #expect(style.html == #"<style id="s">ul > li::after { content: "a & b"; }</style>"#)
+    // Text that would close the element early, in any letter case, stays inside it.
+    let hostile = HTMLNode.element(
+      "style", id: "s", [], [.text("a { content: \"</STYLE><script>alert(1)</script>\" }")])
+    #expect(!hostile.html.lowercased().dropLast("</style>".count).contains("</style"))
+    #expect(hostile.html.hasSuffix("</style>"))
+    let script = HTMLNode.element(
+      "script", id: "j", [], [.text(#"let s = "</Script><!-- x"; if (1 < 2) {}"#)])
+    #expect(
+      script.html == #"<script id="j">let s = "<\/Script><\!-- x"; if (1 < 2) {}</script>"#)
+  }
+
+  @Test func aTreesDigestIsItsHTMLsAndTheSameInEveryProcess() {
+    let page = HTMLNode.element("div", id: "app", [], [.text("hi")])
+    #expect(page.digest.count == 16)
+    #expect(page.digest == HTMLNode.element("div", id: "app", [], [.text("hi")]).digest)
+    #expect(page.digest != HTMLNode.element("div", id: "app", [], [.text("ho")]).digest)
+    // FNV-1a 64 of the empty string: no per-process seed.
+    #expect(HTMLNode.digest(ofHTML: "") == "cbf29ce484222325")
+  }
+
   @Test func anUnchangedPageNeedsNoPatch() {
     let page = HTMLNode.element("div", id: "app", [], [.element("p", id: "t", [], [.text("hi")])])
     #expect(HTMLPatch.diff(from: page, to: page).isEmpty)

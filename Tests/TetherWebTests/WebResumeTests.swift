@@ -319,8 +319,13 @@ private func hex(_ bytes: [UInt8]) -> String {
     let plain = ClientMessage.hello(secret: "0f3a", token: nil)
     #expect(plain.json == #"{"type":"hello","secret":"0f3a"}"#)
     #expect(try ClientMessage(decoding: plain.json) == plain)
+    let shown = ClientMessage.hello(secret: "0f3a", token: nil, shown: "cbf29ce484222325")
+    #expect(shown.json == #"{"type":"hello","secret":"0f3a","shown":"cbf29ce484222325"}"#)
+    #expect(try ClientMessage(decoding: shown.json) == shown)
     for refused in [
       #"{"type":"hello"}"#, #"{"type":"hello","secret":""}"#,
+      #"{"type":"hello","secret":"a","shown":""}"#,
+      #"{"type":"hello","secret":"a","shown":"\#(String(repeating: "f", count: 65))"}"#,
       #"{"type":"hello","secret":"a","token":""}"#, #"{"type":"resume","token":"abc.def"}"#,
     ] {
       #expect(throws: WebSessionError.self, "\(refused)") { try ClientMessage(decoding: refused) }

@@ -102,4 +102,39 @@ import TetherFlow
     #expect(!registry.readsResumeTokens)
     #expect(!html.contains("data-resume"), "a held page without a signer carries no token")
   }
+
+  @Test func aConnectedPageThatShowsTheRenderIsSentNoPatch() async throws {
+    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero)
+    defer { registry.closeAll() }
+    guard case .page(let html, let id) = await registry.page(for: "/", address: "10.0.0.1") else {
+      Issue.record("no page")
+      return
+    }
+    let shown = try attribute("shown", in: html)
+    #expect(await registry.resume(id, token: try attribute("resume", in: html)) == .rebuilt)
+    var sent: [String] = []
+    _ = registry.attach(id, resync: true, shown: shown, send: { sent.append($0) }, close: {})
+    #expect(sent.allSatisfy { !$0.contains("\"p\":[[") }, "no patch: \(sent)")
+    #expect(!sent.joined().contains("Banana"), "the app is not sent again")
+
+    // The session goes on from the page as served: a key changes only the selection.
+    let session = try #require(registry.session(id))
+    #expect(await session.receive(#"{"type":"key","key":"ArrowDown"}"#) == nil)
+    let patch = try #require(sent.last)
+    #expect(patch.contains("aria-selected") && !patch.contains("Banana"), "\(patch)")
+  }
+
+  @Test func aConnectedPageThatShowsSomethingElseIsSentTheApp() async throws {
+    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero)
+    defer { registry.closeAll() }
+    guard case .page(let html, let id) = await registry.page(for: "/", address: "10.0.0.1") else {
+      Issue.record("no page")
+      return
+    }
+    #expect(await registry.resume(id, token: try attribute("resume", in: html)) == .rebuilt)
+    var sent: [String] = []
+    _ = registry.attach(
+      id, resync: true, shown: "0123456789abcdef", send: { sent.append($0) }, close: {})
+    #expect(sent.joined().contains("Banana"), "the page is sent the whole app to merge")
+  }
 }

@@ -209,7 +209,8 @@ final class TodosScreen: WebView {
       background: rgba(0,0,0,0.003); box-shadow: inset 0 -2px 1px rgba(0,0,0,0.03); }
     .new-todo::placeholder { font-style: italic; color: #767676; }
     .todoapp .main { position: relative; border-top: 1px solid #e6e6e6; }
-    .toggle-all { position: absolute; opacity: 0; width: 1px; height: 1px; }
+    .toggle-all { position: absolute; right: 100%; bottom: 100%; opacity: 0; width: 1px;
+      height: 1px; border: 0; }
     .toggle-all + label { position: absolute; top: -3.4rem; left: 0; width: 3.4rem;
       height: 3.4rem; font-size: 0; display: flex; align-items: center; justify-content: center;
       cursor: pointer; }

@@ -77,7 +77,14 @@ public enum HTMLNode: Equatable, Sendable {
       }
       output += ">"
       guard !HTMLEscaping.voidElements.contains(element.tag) else { return }
-      for child in element.children { child.write(to: &output) }
+      if HTMLEscaping.rawTextElements.contains(element.tag) {
+        // A style sheet's or a script's text is not HTML: entities would be read literally.
+        for case .text(let text) in element.children {
+          output += HTMLEscaping.rawText(text, in: element.tag)
+        }
+      } else {
+        for child in element.children { child.write(to: &output) }
+      }
       output += "</\(element.tag)>"
     }
   }
@@ -116,6 +123,31 @@ public enum HTMLNode: Equatable, Sendable {
     return changed ? .element(element) : self
   }
 
+  /// A digest of the node's HTML: 16 hex digits of its 64-bit FNV-1a hash. The same tree has
+  /// the same digest in every process (no per-process seed), so a page served by one server
+  /// can tell another what it shows (``ClientMessage/hello(secret:token:shown:)``). It is no
+  /// proof of anything: a page that lies about it only gets a wrong page.
+  public var digest: String { Self.digest(ofHTML: html) }
+
+  /// The digest of a node whose HTML is `html`.
+  static func digest(ofHTML html: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in html.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01b3
+    }
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  /// The tree without the attributes `names`, everywhere in it.
+  func removingAttributes(_ names: Set<String>) -> HTMLNode {
+    guard case .element(var element) = self else { return self }
+    element.attributes.removeAll { names.contains($0.name) }
+    element.children = element.children.map { $0.removingAttributes(names) }
+    return .element(element)
+  }
+
   /// Every text in the tree, in document order, joined by spaces: what a reader sees.
   public var visibleText: String {
     switch self {
@@ -135,8 +167,45 @@ public enum HTMLNode: Equatable, Sendable {
 /// becomes an entity wherever it stands, and a carriage return a character reference (a parser
 /// would read it as a line feed); every other byte is copied as it is.
 public enum HTMLEscaping {
-  /// Elements that have no closing tag.
-  static let voidElements: Set<String> = ["img", "br", "hr", "input", "meta", "link"]
+  /// Elements that have no closing tag (the HTML standard's void elements).
+  static let voidElements: Set<String> = [
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+    "track", "wbr",
+  ]
+
+  /// Elements whose text a parser reads raw, up to the first `</` and their own tag name:
+  /// their text is written unescaped, with that one sequence made harmless.
+  static let rawTextElements: Set<String> = ["script", "style"]
+
+  /// `text` safe as the content of raw-text element `tag` (`style` or `script`): every `<`
+  /// that would start `</style` (or `</script`, or `<!--` in a script) is written as an escape
+  /// the element's own language reads as `<` — `\3c ` in CSS, `<\/`, `<\!--` in JavaScript
+  /// (inside the strings and regular expressions where such text can stand) — so the text
+  /// cannot end the element early, in any letter case.
+  static func rawText(_ text: String, in tag: String) -> String {
+    guard text.utf8.contains(UInt8(ascii: "<")) else { return text }
+    if tag == "style" {
+      // In CSS `<` stands only in strings, comments and URLs, where the escape reads as it.
+      return text.replacing("<", with: "\\3c ")
+    }
+    var output = ""
+    var rest = Substring(text)
+    while let index = rest.firstIndex(of: "<") {
+      output += rest[..<index]
+      let after = rest[rest.index(after: index)...]
+      if after.hasPrefix("/") {
+        output += "<\\/"
+        rest = after.dropFirst()
+      } else if after.hasPrefix("!--") {
+        output += "<\\!--"
+        rest = after.dropFirst(3)
+      } else {
+        output += "<"
+        rest = after
+      }
+    }
+    return output + rest
+  }
 
   /// `text` safe between tags.
   public static func text(_ text: String) -> String {

@@ -12,6 +12,10 @@ public enum WebAssets {
       let resume = document.currentScript.dataset.resume || null;
       // What the server focuses on the page it served.
       const firstFocus = document.currentScript.dataset.focus;
+      // The digest of the app as served: until a patch changes the page, each hello says the
+      // page shows it, and a server that renders the same sends no patch for it.
+      const served = document.currentScript.dataset.shown;
+      let pristine = true;
       // The path the app is mounted at ("" at the root, "/app" under a prefix): the socket and
       // every page address are under it; the server's paths are not.
       const base = document.currentScript.dataset.base || "";
@@ -61,11 +65,13 @@ public enum WebAssets {
           retries = 0;
           const hello = { type: "hello", secret: secret };
           if (resume) hello.token = resume;
+          if (pristine && served) hello.shown = served;
           socket.send(JSON.stringify(hello));
           // The gestures first (an Enter carries the text it submitted), then what the fields
           // hold now.
           for (const message of unacked) socket.send(JSON.stringify(message));
           for (const message of typedFields()) socket.send(JSON.stringify(message));
+          document.dispatchEvent(new CustomEvent("tether:connected"));
         };
         // The server numbers its messages on each socket: a gap means one was lost, and only a
         // full redraw (a new socket, resync) makes the page right again.
@@ -96,6 +102,59 @@ public enum WebAssets {
         if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
       }
 
+      // Turns the DOM node `old` into `next` (parsed from the server's HTML), keeping every
+      // element whose tag and id are unchanged — and with it focus, caret, an IME's
+      // composition and a screen reader's place — and replacing only what differs.
+      function sameKind(old, next) {
+        return old.nodeType === next.nodeType &&
+          (old.nodeType !== 1 || (old.tagName === next.tagName && old.id === next.id));
+      }
+      function morph(old, next) {
+        if (!sameKind(old, next)) { old.replaceWith(next); return; }
+        if (old.nodeType !== 1) {
+          if (old.nodeValue !== next.nodeValue) old.nodeValue = next.nodeValue;
+          return;
+        }
+        for (const { name } of [...old.attributes]) {
+          if (!next.hasAttribute(name)) old.removeAttribute(name);
+        }
+        for (const { name, value } of next.attributes) {
+          if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+        }
+        // A field's live value follows the server's unless the page typed since the newest
+        // edit the server had seen.
+        if (isField(old) && (seqs[old.id] || 0) <= (+next.dataset.ack || 0)) {
+          if (isCheckbox(old)) old.checked = next.hasAttribute("checked");
+          else if (old.value !== (next.getAttribute("value") || "")) {
+            old.value = next.getAttribute("value") || "";
+          }
+        }
+        morphChildren(old, next);
+      }
+      function morphChildren(parent, next) {
+        const keyed = new Map();
+        for (const child of parent.children) if (child.id) keyed.set(child.id, child);
+        let cursor = parent.firstChild;
+        for (const child of [...next.childNodes]) {
+          let match = child.nodeType === 1 && child.id ? keyed.get(child.id) : undefined;
+          // A node without an id is matched by its place.
+          if (!match && cursor && !(cursor.nodeType === 1 && cursor.id) && sameKind(cursor, child)) {
+            match = cursor;
+          }
+          if (!match) { parent.insertBefore(child, cursor); continue; }
+          keyed.delete(match.id);
+          if (match === cursor) cursor = cursor.nextSibling;
+          else parent.insertBefore(match, cursor);
+          morph(match, child);
+        }
+        while (cursor) { const after = cursor.nextSibling; cursor.remove(); cursor = after; }
+      }
+      function parsed(html) {
+        const template = document.createElement("template");
+        template.innerHTML = html;
+        return template.content;
+      }
+
       function apply(message) {
         const typing = isTyping(document.activeElement) ? document.activeElement : null;
         const caret = typing && typing.selectionStart !== undefined
@@ -110,6 +169,7 @@ public enum WebAssets {
         const scrollY = window.scrollY;
         if (message.r) resume = message.r;
         if (message.k) unacked = unacked.filter((gesture) => gesture.g > message.k);
+        if (message.p.length > 0) pristine = false;
         // The server says what to focus: a patch that ends in 1 focuses its element, else "f".
         let focus = message.f;
         for (const patch of message.p) {
@@ -121,8 +181,12 @@ public enum WebAssets {
           const element = document.getElementById(patch[1]);
           if (!element) continue;
           switch (patch[0]) {
-            case "r": element.outerHTML = patch[2]; break;
-            case "c": element.innerHTML = patch[2]; break;
+            case "r": {
+              const next = parsed(patch[2]).firstChild;
+              if (next) morph(element, next); else element.remove();
+              break;
+            }
+            case "c": morphChildren(element, parsed(patch[2])); break;
             case "t": element.textContent = patch[2]; break;
             case "a":
               if (patch.length < 4) element.removeAttribute(patch[2]);
@@ -179,7 +243,7 @@ public enum WebAssets {
             }
           }
         }
-        document.dispatchEvent(new CustomEvent("tether:applied"));
+        document.dispatchEvent(new CustomEvent("tether:applied", { detail: { redrawn } }));
       }
 
       document.addEventListener("click", (event) => {
@@ -222,8 +286,12 @@ public enum WebAssets {
           event.preventDefault();
           const field = event.target;
           if (event.key === "Escape") send({ type: "cancel", id: field.id });
-          // Enter says what it submits, so a retry submits the same text.
+          // Enter says what it submits, so a retry submits the same text. An Enter with
+          // nothing typed since an Enter still unacknowledged submits nothing again.
           else if (seqs[field.id]) {
+            const pending = unacked.some((gesture) => gesture.type === "submit" &&
+              gesture.id === field.id && gesture.seq === seqs[field.id]);
+            if (pending) return;
             drafts.delete(field.id);
             send({ type: "submit", id: field.id, value: field.value, seq: seqs[field.id] });
           } else send({ type: "submit", id: field.id });

@@ -14,6 +14,8 @@ private struct ClientWire: Decodable {
   var ver: Int?
   /// The session's secret, in a page's first message.
   var secret: String?
+  /// The digest of the page as it was served, in a first message sent before any patch.
+  var shown: String?
   /// The page's number for the gesture (1, 2, … per page), on every message but a field's edits.
   var g: Int?
 }
@@ -69,7 +71,11 @@ public enum ClientMessage: Equatable, Sendable {
   /// with and which no URL carries (a socket that cannot show it gets nothing), and the page's
   /// newest resume token, if it has one: a server that does not hold the session rebuilds it
   /// from the token (``WebResumeSigner``); one that does ignores it.
-  case hello(secret: String, token: String?)
+  ///
+  /// A page that has applied no patch since it was served also says what it shows: the
+  /// served tree's digest (``HTMLNode/digest``). A session whose render has the same digest
+  /// sends nothing for it, so the page keeps every element it was served with.
+  case hello(secret: String, token: String?, shown: String? = nil)
   /// The text of field `id` changed to `value`: the field's edit number `sequence` (1, 2, …
   /// per field, in the order the person typed). A page that reconnects sends its fields'
   /// unacknowledged text again this way, so typing survives a server's death.
@@ -139,7 +145,10 @@ public enum ClientMessage: Equatable, Sendable {
         throw .malformed("hello needs the session's secret")
       }
       if let token = wire.token, token.isEmpty { throw .malformed("an empty token") }
-      self = .hello(secret: secret, token: wire.token)
+      if let shown = wire.shown, shown.isEmpty || shown.utf8.count > 64 {
+        throw .malformed("shown must be a digest")
+      }
+      self = .hello(secret: secret, token: wire.token, shown: wire.shown)
     case "input":
       let id = try Self.id(wire)
       guard let value = wire.value else { throw .malformed("input needs a value") }
@@ -187,9 +196,10 @@ public enum ClientMessage: Equatable, Sendable {
     case .navigate(let path):
       "{\"type\":\"navigate\",\"path\":\(quote(path, escapingLessThan: false))}"
     case .dismissAlert: "{\"type\":\"dismiss\"}"
-    case .hello(let secret, let token):
+    case .hello(let secret, let token, let shown):
       "{\"type\":\"hello\",\"secret\":\(quote(secret, escapingLessThan: false))"
-        + (token.map { ",\"token\":\(quote($0, escapingLessThan: false))" } ?? "") + "}"
+        + (token.map { ",\"token\":\(quote($0, escapingLessThan: false))" } ?? "")
+        + (shown.map { ",\"shown\":\(quote($0, escapingLessThan: false))" } ?? "") + "}"
     case .input(let id, let value, let sequence):
       "{\"type\":\"input\",\"id\":\(quote(id, escapingLessThan: false)),\"value\":\(quote(value, escapingLessThan: false)),\"seq\":\(sequence)}"
     case .check(let id, let checked, let sequence, let version):

@@ -5,7 +5,7 @@ import TetherFlow
 /// rendered to HTML inside `observe { }`. Each render is compared with what the page has, and
 /// only the difference travels, as patches.
 ///
-/// A session knows nothing of sockets: ``attach(_:resync:)`` gives it a function that sends text, and
+/// A session knows nothing of sockets: ``attach(_:resync:shown:)`` gives it a function that sends text, and
 /// ``receive(_:)-(String)`` takes the page's messages. Sessions never share state: each is built from
 /// its own stack, and an event can only reach the handlers of the page it rendered.
 @MainActor
@@ -13,7 +13,7 @@ public final class WebSession {
   /// The session's id. It travels in the socket's URL (`/ws?session=…`), where a proxy may log
   /// it: it names the session, it does not open it (``secret`` does).
   public let id: String
-  /// What a socket shows in its first message (``ClientMessage/hello(secret:token:)``) to
+  /// What a socket shows in its first message (``ClientMessage/hello(secret:token:shown:)``) to
   /// prove it is this session's page: 128 random bits, served in the page and carried in the
   /// resume token, never in a URL. A session rebuilt from a token keeps the token's.
   public private(set) var secret: String = WebClient.newID()
@@ -181,7 +181,9 @@ public final class WebSession {
     sentPath = presenter.path.description
     sentTitle = pageTitle
     sentFocus = context.focus
+    let html = tree.html
     var attributes = " data-secret=\"\(HTMLEscaping.attribute(secret))\""
+    attributes += " data-shown=\"\(Self.shownDigest(of: tree))\""
     if !base.isEmpty { attributes += " data-base=\"\(HTMLEscaping.attribute(base))\"" }
     if let focus = context.focus {
       attributes += " data-focus=\"\(HTMLEscaping.attribute(focus))\""
@@ -197,7 +199,7 @@ public final class WebSession {
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <title>\(HTMLEscaping.text(pageTitle))</title>
       <link rel="stylesheet" href="\(HTMLEscaping.attribute(style))">
-      </head><body>\(tree.html)
+      </head><body>\(html)
       <script src="\(HTMLEscaping.attribute(script))" data-session="\(HTMLEscaping.attribute(id))"\(attributes)></script>
       </body></html>
       """
@@ -206,10 +208,20 @@ public final class WebSession {
   /// Starts sending patches through `send`: first what changed since the page was served (or
   /// the whole app, for a page that reconnects), then every change.
   ///
+  /// A page that says what it shows (`shown`, the digest of the tree it was served, sent by a
+  /// page that has applied no patch since) is sent only what differs from that: a session
+  /// rebuilt from a stateless page's token, whose render matches the page, sends no patch at
+  /// all, and the page keeps every element it was served with. A page whose tree differs gets
+  /// the whole app, which the client merges into the elements it has (keeping each whose tag
+  /// and id are unchanged).
+  ///
   /// - Parameters:
   ///   - send: Sends one text message to the page.
   ///   - resync: Whether the page may be older than the last render sent (a reconnect).
-  public func attach(_ send: @escaping (String) -> Void, resync: Bool = false) {
+  ///   - shown: The digest (``HTMLNode/digest``) of the tree the page shows, if it knows it.
+  public func attach(
+    _ send: @escaping (String) -> Void, resync: Bool = false, shown: String? = nil
+  ) {
     self.send = send
     if resync {
       pageTree = nil
@@ -218,8 +230,25 @@ public final class WebSession {
       sentFocus = nil
       sentResume = nil
       sentAcknowledgement = 0
+      pageShown = shown
     }
     renderAndSend()
+  }
+
+  /// The digest of the tree a reconnecting page says it shows, until the next render compares
+  /// its own with it.
+  private var pageShown: String?
+
+  /// Attributes whose values are the session's own, not the app's: a checkbox's version
+  /// (TetherFlow's `FieldBinding.version`) starts at a random number in every session, so a
+  /// session rebuilt from a page's token renders other values than the page was served.
+  /// The digest leaves them out, and a page whose digest matches is sent them as a patch.
+  static let perSessionAttributes: Set<String> = ["data-version"]
+
+  /// What a page says it shows (``ClientMessage/hello(secret:token:shown:)``): the digest of
+  /// the tree without ``perSessionAttributes``.
+  static func shownDigest(of tree: HTMLNode) -> String {
+    tree.removingAttributes(perSessionAttributes).digest
   }
 
   /// Stops sending; the page's next connection resumes the session.
@@ -466,6 +495,17 @@ public final class WebSession {
     guard let send else { return }
     let path = presenter.path.description
     let title = pageTitle
+    if pageTree == nil, let shown = pageShown {
+      pageShown = nil
+      // The page shows this very render (it was served it, by this server or another): it
+      // keeps its elements, its focus and its address, and only what else is due goes out.
+      if Self.shownDigest(of: tree) == shown {
+        pageTree = tree.removingAttributes(Self.perSessionAttributes)
+        sentPath = path
+        sentTitle = title
+        sentFocus = context.focus
+      }
+    }
     var message = ServerMessage(patches: [], path: nil, title: nil)
     if let pageTree {
       // A field's value goes with the newest of its edits this session has seen, whatever the

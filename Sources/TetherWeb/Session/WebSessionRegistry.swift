@@ -565,13 +565,15 @@ public final class WebSessionRegistry {
   /// - Parameters:
   ///   - id: The session.
   ///   - resync: Whether the page may be older than the session's last render.
+  ///   - shown: The digest of the page as it was served, from a page that has applied no
+  ///     patch since (``ClientMessage/hello(secret:token:shown:)``).
   ///   - send: Sends one text message to the page.
   ///   - close: Closes this socket, called when a newer socket of the session replaces it:
   ///     one socket per session (the server closes it with ``replacedCloseCode``).
   /// - Returns: A connection number for ``detach(_:connection:)``, or `nil` if there is no such
   ///   session.
   public func attach(
-    _ id: String, resync: Bool, send: @escaping (String) -> Void,
+    _ id: String, resync: Bool, shown: String? = nil, send: @escaping (String) -> Void,
     close: (@Sendable () -> Void)? = nil
   ) -> Int? {
     guard var entry = sessions[id] else { return nil }
@@ -583,7 +585,7 @@ public final class WebSessionRegistry {
     entry.unclaimedAddress = nil
     entry.closeConnection = close
     sessions[id] = entry
-    entry.session.attach(send, resync: resync)
+    entry.session.attach(send, resync: resync, shown: shown)
     return entry.connection
   }
 
