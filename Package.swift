@@ -32,6 +32,7 @@ let package = Package(
     .library(name: "TetherTerminal", targets: ["TetherTerminal"]),
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
     .library(name: "TetherWeb", targets: ["TetherWeb"]),
+    .library(name: "TetherWebTesting", targets: ["TetherWebTesting"]),
     .library(name: "TetherWebHummingbird", targets: ["TetherWebHummingbird"]),
     // The properties Tether's own fuzz targets (Fuzz/) check; not an API to build on.
     .library(name: "TetherFuzzProperties", targets: ["TetherFuzzProperties"]),
@@ -80,6 +81,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     // Serves TetherWeb apps with Hummingbird; empty unless the `WebServer` trait is enabled.
+    .target(
+      name: "TetherWebTesting",
+      dependencies: ["TetherWeb", "TetherFlow", "Tether"],
+      swiftSettings: swiftSettings
+    ),
     .target(
       name: "TetherWebHummingbird",
       dependencies: [
@@ -143,7 +149,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TetherWebTests",
-      dependencies: ["TetherWeb", "TetherFlow", "TetherTesting"],
+      dependencies: ["TetherWeb", "TetherFlow", "TetherTesting", "TetherWebTesting"],
       swiftSettings: swiftSettings
     ),
     // TetherWebHummingbird's own checks; empty unless the `WebServer` trait is enabled (CI

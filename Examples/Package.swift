@@ -383,6 +383,7 @@ let package = Package(
         .product(name: "TetherWebHummingbird", package: "Tether"),
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherTesting", package: "Tether"),
+        .product(name: "TetherWebTesting", package: "Tether"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Clocks", package: "swift-clocks"),

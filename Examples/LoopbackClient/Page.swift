@@ -9,6 +9,17 @@ public func sessionID(inPage html: String) -> String? {
   return String(rest[..<end])
 }
 
+/// The id of the first element of `html` whose class list is exactly `className` (ids come
+/// first in every tag the library writes).
+public func elementID(withClass className: String, inPage html: String) -> String? {
+  guard let found = html.range(of: "class=\"\(className)\"") else { return nil }
+  let before = html[..<found.lowerBound]
+  guard let start = before.range(of: " id=\"", options: .backwards) else { return nil }
+  let rest = html[start.upperBound...]
+  guard let end = rest.firstIndex(of: "\"") else { return nil }
+  return String(rest[..<end])
+}
+
 /// Opens a page and its session's socket, as a browser tab does.
 public func openSession(port: Int) throws -> Connection {
   try OpenedPage(port: port).socket

@@ -102,8 +102,9 @@ final class TodoTab {
   let recorder: LoadRecorder
   let sessionID: String
   let secret: String
-  /// The TodoMVC screen's element id (`s1`): the fields' and items' ids start with it.
-  let screen: String
+  /// The TodoMVC screen's new-item field and list, as the page names them.
+  let newField: String
+  let list: String
   private(set) var socket: Connection
   private var token: String?
   /// The address this tab connects from.
@@ -114,26 +115,22 @@ final class TodoTab {
     self.port = port
     self.recorder = recorder
     let page = try OpenedPage(port: port, path: "/todos", cookie: browser.cookie)
-    guard let screen = Self.screenID(in: page.html) else {
+    guard let newField = elementID(withClass: "new-todo", inPage: page.html),
+      let list = elementID(withClass: "todo-list", inPage: page.html)
+    else {
       throw ConnectionError.unexpectedStatus(request: "GET /todos", status: 200, body: "")
     }
     sessionID = page.sessionID
     secret = page.secret
-    self.screen = screen
+    self.newField = newField
+    self.list = list
     token = page.token
     socket = page.socket
     source = page.source
   }
 
-  /// The id of the element with class `todoapp`.
-  static func screenID(in html: String) -> String? {
-    guard let app = html.range(of: #"class="todoapp""#) else { return nil }
-    let before = html[..<app.lowerBound]
-    guard let start = before.range(of: #" id=""#, options: .backwards) else { return nil }
-    let rest = html[start.upperBound...]
-    guard let end = rest.firstIndex(of: "\"") else { return nil }
-    return String(rest[..<end])
-  }
+  /// The row of item `id`: the list's rows are its first statement's keyed content.
+  func item(_ id: String) -> String { "\(list).0.\(HTMLNode.keySegment(id))" }
 
   /// The next message; keeps the newest resume token.
   func receive() throws -> String {
@@ -200,7 +197,7 @@ final class TodoWriter {
     let id = "\(tab.sessionID)-\(number)"
     items.append(TodoItemWritten(id: id, title: title))
     try perform(
-      ["type": "submit", "id": "\(tab.screen).new", "value": title, "seq": newFieldEdit],
+      ["type": "submit", "id": tab.newField, "value": title, "seq": newFieldEdit],
       showing: LiveExpectation(
         item: id, needles: [Self.label(title)], removed: nil, sent: .now, acknowledged: nil))
   }
@@ -210,10 +207,12 @@ final class TodoWriter {
     let title = items[index].title + " e"
     items[index].title = title
     edited.insert(id)
-    let item = "\(tab.screen).todo-\(id)"
-    try perform(["type": "dblclick", "id": "\(item).label"], showing: nil)
+    // The row's view holds the toggle, the label and the delete button; the edit field is
+    // the row's second statement (an `if`), first branch.
+    let item = tab.item(id)
+    try perform(["type": "dblclick", "id": "\(item).0.1"], showing: nil)
     try perform(
-      ["type": "submit", "id": "\(item).edit", "value": title, "seq": 1],
+      ["type": "submit", "id": "\(item).1a.0", "value": title, "seq": 1],
       showing: LiveExpectation(
         item: id, needles: [Self.label(title), "\"\(title)\""], removed: nil, sent: .now,
         acknowledged: nil))
@@ -222,9 +221,10 @@ final class TodoWriter {
   private func delete(_ id: String) throws {
     items.removeAll { $0.id == id }
     try perform(
-      ["type": "click", "id": "\(tab.screen).todo-\(id).destroy"],
+      ["type": "click", "id": "\(tab.item(id)).0.2"],
       showing: LiveExpectation(
-        item: id, needles: [], removed: ".todo-\(id)\"", sent: .now, acknowledged: nil))
+        item: id, needles: [], removed: "\(HTMLNode.keySegment(id))\"", sent: .now,
+        acknowledged: nil))
   }
 
   /// A label's text as a message carries it in HTML (`<` is written `\u003c` in JSON).

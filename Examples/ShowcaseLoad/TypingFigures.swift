@@ -28,23 +28,28 @@ struct TypingFigures {
     return number + String(repeating: "漢", count: 1_000 - number.count)
   }
 
-  /// The TodoMVC screen's new-item field, as the showcase names it at `/todos`.
-  static let newField = "s2.new"
-
   /// A browser's tab on `/todos`, with its own gesture and edit numbers. Used by one thread
   /// at a time: a typist's thread while it types, which is joined before anyone else uses it.
   final class Tab: @unchecked Sendable {
     let page: OpenedPage
+    /// The TodoMVC screen's new-item field, as the page names it.
+    let newField: String
     var gesture = 0
     var edit = 0
-    init(page: OpenedPage) { self.page = page }
+    init(page: OpenedPage) throws {
+      self.page = page
+      guard let field = elementID(withClass: "new-todo", inPage: page.html) else {
+        throw ConnectionError.unexpectedStatus(request: "GET /todos", status: 200, body: "")
+      }
+      newField = field
+    }
   }
 
   static func openTab(port: Int, cookie: String?) throws -> Tab {
     let page = try OpenedPage(port: port, path: "/todos", cookie: cookie)
     // The socket's first message: the app, rebuilt from the page's token.
     guard try page.socket.receiveText() != nil else { throw ConnectionError.closedByServer }
-    return Tab(page: page)
+    return try Tab(page: page)
   }
 
   /// Adds `count` items titled by `title` through `tab`, as Enter in the new-item field does,
@@ -55,7 +60,7 @@ struct TypingFigures {
       tab.gesture += 1
       tab.edit += 1
       try tab.page.socket.sendText(
-        #"{"type":"submit","id":"\#(newField)","value":"\#(title(index))","seq":\#(tab.edit),"g":\#(tab.gesture)}"#
+        #"{"type":"submit","id":"\#(tab.newField)","value":"\#(title(index))","seq":\#(tab.edit),"g":\#(tab.gesture)}"#
       )
       while tab.gesture - acknowledged > 50 {
         acknowledged = max(acknowledged, try nextAcknowledgement(tab))
@@ -114,7 +119,7 @@ struct TypingFigures {
           text = text.count > 40 ? "" : text + "x"
           do {
             try tab.page.socket.sendText(
-              #"{"type":"input","id":"\#(Self.newField)","value":"\#(text)","seq":\#(tab.edit)}"#)
+              #"{"type":"input","id":"\#(tab.newField)","value":"\#(text)","seq":\#(tab.edit)}"#)
           } catch {
             return
           }
@@ -138,7 +143,7 @@ struct TypingFigures {
       visitor.edit += 1
       let start = ContinuousClock.now
       try visitor.page.socket.sendText(
-        #"{"type":"submit","id":"\#(Self.newField)","value":"\#(title)","seq":\#(visitor.edit),"g":\#(visitor.gesture)}"#
+        #"{"type":"submit","id":"\#(visitor.newField)","value":"\#(title)","seq":\#(visitor.edit),"g":\#(visitor.gesture)}"#
       )
       while true {
         guard let message = try visitor.page.socket.receiveText() else {

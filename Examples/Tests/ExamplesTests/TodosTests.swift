@@ -66,6 +66,7 @@ private final class FlakyStore: TodoStore {
     let ids = todos.todos.map(\.id)
     todos.toggle(id: ids[0])
     #expect(todos.itemsLeft == "1 item left" && todos.completedCount == 1)
+    #expect(todos.itemsLeftNoun == "item left")
     #expect(!todos.allCompleted)
     todos.toggleAllRequested()
     #expect(todos.allCompleted && todos.itemsLeft == "0 items left")

@@ -34,7 +34,8 @@ import Todos
   private func toggle(_ registry: WebSessionRegistry, _ tab: Tab) throws -> (String, Int?) {
     let html = try #require(registry.session(tab.id)).render().html
     let match = try #require(
-      html.firstMatch(of: #/<input id="([^"]+\.toggle)"[^>]*>/#), "no toggle in \(html)")
+      html.firstMatch(of: #/<input id="([^"]+)" type="checkbox"[^>]*class="toggle"[^>]*>/#),
+      "no toggle in \(html)")
     let version = match.0.firstMatch(of: #/data-version="(\d+)"/#).flatMap { Int($0.1) }
     return (String(match.1), version)
   }
@@ -56,8 +57,11 @@ import Todos
     let services = ShowcaseServices.bundled(thumbnailDelay: .zero)
     let registry = WebSessionRegistry(services: services, firstRender: .held)
     let tab = try await open(registry)
+    let html = try #require(registry.session(tab.id)).render().html
+    let field = try #require(
+      html.firstMatch(of: #/<input id="([^"]+)"[^>]*class="new-todo"/#)?.1, "no new-todo field")
     _ = await registry.receive(
-      tab.id, #"{"type":"submit","id":"s2.new","value":"\#(title)","seq":1,"g":1}"#)
+      tab.id, #"{"type":"submit","id":"\#(field)","value":"\#(title)","seq":1,"g":1}"#)
     await expectEventually("the item is stored") { (try? await stored(services).count) == 1 }
     return (services, registry, tab)
   }

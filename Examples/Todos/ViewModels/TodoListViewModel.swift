@@ -101,6 +101,9 @@ public final class TodoListViewModel {
   @Output public private(set) var completedCount = 0
   /// "1 item left", "3 items left".
   @Output public private(set) var itemsLeft = "0 items left"
+  /// What follows the number in ``itemsLeft``: "item left", "items left" (the web's template
+  /// sets the number apart).
+  @Output public private(set) var itemsLeftNoun = "items left"
   /// Why the list could not be loaded or saved, if it could not; the screen keeps trying, and
   /// the message goes once the store answers again.
   @Output public private(set) var errorMessage: String? = nil
@@ -133,9 +136,6 @@ public final class TodoListViewModel {
   /// Why a title or a change was refused for good, shown until the next change is made (a
   /// store's outage message, by contrast, goes as soon as the store answers).
   private var refusal: String?
-  /// Each listed item's flag, for ``completion(of:)``: kept while the item is listed.
-  private var completions: [String: MutableProperty<Bool>] = [:]
-  private let allCompletedState = MutableProperty(false)
   /// Writes pending changes in order, and retries (a write or the first load) until the store
   /// answers.
   private var writer: Task<Void, Never>?
@@ -457,36 +457,9 @@ public final class TodoListViewModel {
     let active = list.count { !$0.completed }
     if active != activeCount { activeCount = active }
     if list.count - active != completedCount { completedCount = list.count - active }
-    let left = "\(active) \(active == 1 ? "item" : "items") left"
+    let noun = active == 1 ? "item left" : "items left"
+    if noun != itemsLeftNoun { itemsLeftNoun = noun }
+    let left = "\(active) \(noun)"
     if left != itemsLeft { itemsLeft = left }
-    let allDone = !list.isEmpty && active == 0
-    if allDone != allCompletedState.value { allCompletedState.value = allDone }
-    if !completions.isEmpty {
-      var byID: [String: Bool] = [:]
-      for todo in list { byID[todo.id] = todo.completed }
-      for (id, completion) in completions {
-        if let completed = byID[id] {
-          if completion.value != completed { completion.value = completed }
-        } else {
-          completions[id] = nil
-        }
-      }
-    }
   }
-
-  /// Whether the item `id` is done, as a property that follows it: what a row's checkbox
-  /// shows (a web view binds it with its input, ``setCompleted(_:id:)``). `false` for an item
-  /// not in the list.
-  ///
-  /// - Parameter id: The item.
-  /// - Returns: The item's flag; the same property for the same item while it is listed.
-  public func completion(of id: String) -> Property<Bool> {
-    if let completion = completions[id] { return completion }
-    let completion = MutableProperty(todos.first { $0.id == id }?.completed ?? false)
-    if todos.contains(where: { $0.id == id }) { completions[id] = completion }
-    return completion
-  }
-
-  /// Whether every item is done, as a property: what the toggle-all box shows.
-  public var allCompletedProperty: Property<Bool> { allCompletedState }
 }

@@ -176,3 +176,13 @@ internal final class TrackerToken: ObservationToken {
     tracker.run()
   }
 }
+
+/// Runs `body` with no `observe { }` run tracking the reads on this thread: what it reads
+/// (and what the observers of what it writes read, synchronously) is no dependency of the run
+/// that called it. For a view that keeps state of its own in properties while it renders.
+package func untracked<T>(_ body: () throws -> T) rethrows -> T {
+  let outer = tether_get_current_tracker()
+  tether_set_current_tracker(nil)
+  defer { tether_set_current_tracker(outer) }
+  return try body()
+}

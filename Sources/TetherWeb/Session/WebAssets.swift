@@ -248,7 +248,7 @@ public enum WebAssets {
 
       document.addEventListener("click", (event) => {
         if (event.target.closest("[data-back]")) { history.back(); return; }
-        const target = event.target.closest("button[id], a[id][data-click]");
+        const target = event.target.closest("button[id], [id][data-click]");
         if (!target) return;
         event.preventDefault();
         send({ type: "click", id: target.id });

@@ -29,11 +29,13 @@ public final class WebSession {
   private let open: @MainActor (ScreenPath) async -> Void
   private let appTitle: String
   private var context = WebRenderContext()
-  private var pageTree: HTMLNode?
+  /// The tree the page shows, as far as the session knows (what it last sent, with the page's
+  /// own edits): what an in-process page test reads.
+  package private(set) var pageTree: HTMLNode?
   private var sentPath: String?
-  private var sentTitle: String?
+  package private(set) var sentTitle: String?
   /// The element the page was last told to focus.
-  private var sentFocus: String?
+  package private(set) var sentFocus: String?
   private var send: ((String) -> Void)?
   private var renderToken: ObservationToken?
   /// How many times the session has rendered (for tests: one change, one render).
@@ -441,9 +443,13 @@ public final class WebSession {
     presenter.titles.last.map { "\($0) · \(appTitle)" } ?? appTitle
   }
 
+  /// The bindings of the markup fields the page shows, kept from render to render.
+  private let markupStore = MarkupStore()
+
   /// The page: a title bar with Back, the top screen, and the alert.
   func render() -> HTMLNode {
-    let context = WebRenderContext()
+    let context = WebRenderContext(store: markupStore)
+    defer { markupStore.keep(only: context.fieldHandlers.keys) }
     let titles = presenter.titles
     let depth = titles.count
     var bar: [HTMLNode] = []

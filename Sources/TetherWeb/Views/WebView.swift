@@ -78,9 +78,18 @@ public final class WebRenderContext {
   private(set) var clickHandlers: [String: () -> Void] = [:]
   /// The element the page should focus after this render, if any.
   public var focus: String?
+  /// The fields' bindings of markup (``Markup``), kept from render to render by the session.
+  let store: MarkupStore
 
   /// Creates an empty context.
-  public init() {}
+  public init() {
+    store = MarkupStore()
+  }
+
+  /// Creates an empty context whose markup fields keep their bindings in `store`.
+  init(store: MarkupStore) {
+    self.store = store
+  }
 
   /// Runs `action` when the element `id` is clicked.
   ///
@@ -234,7 +243,7 @@ public final class WebRenderCache {
       context.adopt(entry.registered)
       return entry.node
     }
-    let registered = WebRenderContext()
+    let registered = WebRenderContext(store: context.store)
     let node = render(id, registered)
     context.adopt(registered)
     kept[id] = Kept(key: key, node: node, registered: registered, generation: generation)

@@ -1,0 +1,118 @@
+import ShowcaseFlows
+import ShowcaseWeb
+import Testing
+import TetherWeb
+import TetherWebTesting
+import Todos
+
+/// TodoMVC's web screen in process: the page a browser is sent, driven by the same messages
+/// a browser's client sends — no socket, no browser. (The TodoMVC community's own suite runs
+/// against it in Chromium too: `TodoMVCSuiteTests`.)
+@MainActor
+@Suite struct TodosPageTests {
+  private func page(_ services: ShowcaseServices = .bundled(thumbnailDelay: .zero)) async throws
+    -> WebTestPage
+  {
+    let page = try await WebTestPage(
+      app: .showcase(services: services), path: "/todos",
+      client: WebClient(id: "0123456789abcdef0123456789abcdef"))
+    try await page.waitFor(".todoapp .new-todo")
+    return page
+  }
+
+  private func add(_ titles: String..., to page: WebTestPage) async throws {
+    for title in titles {
+      let count = try page.elements(".todo-list li").count
+      try await page.type(title, into: ".new-todo")
+      try await page.submit(".new-todo")
+      try await page.waitUntil("\(title) added") {
+        try page.elements(".todo-list li").count == count + 1
+      }
+    }
+  }
+
+  @Test func anEmptyListHidesTheListAndFooterAndFocusesTheField() async throws {
+    let page = try await page()
+    defer { page.close() }
+    #expect(try page.isHidden(".main"))
+    #expect(try page.isHidden(".footer"))
+    #expect(try page.element(".new-todo")[attribute: "placeholder"] == "What needs to be done?")
+    #expect(try page.focusedID == page.element(".new-todo").id)
+    #expect(page.title == "Todos · Tether showcase")
+  }
+
+  @Test func itemsAreAddedTrimmedAndCountedAndTheFieldCleared() async throws {
+    let page = try await page()
+    defer { page.close() }
+    try await add("  Buy milk  ", "Walk the dog", to: page)
+    #expect(try page.texts(".todo-list li label") == ["Buy milk", "Walk the dog"])
+    #expect(try page.value(".new-todo") == "")
+    #expect(try page.text(".todo-count") == "2 items left")
+    #expect(try !page.isHidden(".footer"))
+  }
+
+  @Test func toggleMarkAllClearCompletedAndFilters() async throws {
+    let page = try await page()
+    defer { page.close() }
+    try await add("One", "Two", "Three", to: page)
+    try await page.check(".todo-list li:nth-of-type(2) .toggle")
+    #expect(try page.has(".todo-list li:nth-of-type(2).completed"))
+    #expect(try page.text(".todo-count") == "2 items left")
+    #expect(try !page.isHidden(".clear-completed"))
+
+    try await page.click(".filters li:nth-of-type(2) a")
+    #expect(page.path == "/todos/active")
+    #expect(try page.texts(".todo-list li label") == ["One", "Three"])
+    #expect(try page.has(".filters li:nth-of-type(2) a.selected"))
+    try await page.navigate(to: "/todos")
+    #expect(try page.elements(".todo-list li").count == 3)
+
+    try await page.check(".toggle-all")
+    #expect(try page.elements(".todo-list li.completed").count == 3)
+    #expect(try page.has(".toggle-all:checked"))
+    try await page.click(".clear-completed")
+    #expect(try page.elements(".todo-list li").isEmpty)
+    #expect(try page.isHidden(".main"))
+  }
+
+  @Test func anItemIsEditedInPlaceSavedOnEnterAndCancelledOnEscape() async throws {
+    let page = try await page()
+    defer { page.close() }
+    try await add("Buy milk", to: page)
+    try await page.doubleClick(".todo-list li label")
+    #expect(try page.has(".todo-list li.editing .edit"))
+    #expect(try page.focusedID == page.element(".todo-list li .edit").id)
+    try await page.type("  Buy oat milk ", into: ".todo-list li .edit")
+    try await page.submit(".todo-list li .edit")
+    #expect(try page.texts(".todo-list li label") == ["Buy oat milk"])
+    #expect(try !page.has(".todo-list li.editing"))
+
+    try await page.doubleClick(".todo-list li label")
+    try await page.type("Nothing", into: ".todo-list li .edit")
+    try await page.cancel(".todo-list li .edit")
+    #expect(try page.texts(".todo-list li label") == ["Buy oat milk"])
+
+    // An empty title deletes the item.
+    try await page.doubleClick(".todo-list li label")
+    try await page.type("", into: ".todo-list li .edit")
+    try await page.submit(".todo-list li .edit")
+    #expect(try page.elements(".todo-list li").isEmpty)
+  }
+
+  @Test func anotherTabOfTheSameBrowserSeesTheChange() async throws {
+    let services = ShowcaseServices.bundled(thumbnailDelay: .zero)
+    let first = try await page(services)
+    defer { first.close() }
+    let second = try await WebTestPage(
+      registry: first.registry, path: "/todos",
+      client: WebClient(id: "0123456789abcdef0123456789abcdef"))
+    try await add("Shared", to: first)
+    try await second.waitUntil("the item in the other tab") {
+      try second.texts(".todo-list li label") == ["Shared"]
+    }
+    try await second.click(".todo-list li .destroy")
+    try await first.waitUntil("the item gone from the first tab") {
+      try first.elements(".todo-list li").isEmpty
+    }
+  }
+}

@@ -1,0 +1,254 @@
+import Tether
+import TetherFlow
+
+/// What kind of text a ``textField(_:type:placeholder:label:_:)`` takes: the `type` of its
+/// `<input>`, which picks the browser's keyboard and checks.
+public enum TextFieldType: String, Sendable, CaseIterable {
+  /// Any text.
+  case text
+  /// A search.
+  case search
+  /// An email address.
+  case email
+  /// A number.
+  case number
+  /// A date (`yyyy-mm-dd`).
+  case date
+  /// A URL.
+  case url
+  /// A telephone number.
+  case tel
+  /// A password: shown as dots.
+  case password
+}
+
+/// A text field bound both ways to a view model's text, with TetherFlow's `FieldBinding` rule:
+/// each edit sets the text, numbered; a change the model makes on purpose (a field cleared
+/// after submit) reaches the page; what was typed is never echoed back, and newer typing is
+/// never overwritten. The edit numbers and acknowledgements are the library's, not the app's.
+///
+/// ```swift
+/// textField(model.newTitle, placeholder: "What needs to be done?", label: "New todo",
+///           .class("new-todo"))
+///   .onSubmit(.add)
+/// ```
+///
+/// - Parameters:
+///   - text: The view model's text: shown, and written by each edit.
+///   - type: The kind of text.
+///   - placeholder: Shown while the field is empty.
+///   - label: The field's accessible name (`aria-label`), for a field with no visible label;
+///     a field inside a `label` element is named by it.
+///   - attributes: Other attributes, such as its class.
+/// - Returns: The field, to give actions with ``Markup/onSubmit(_:)`` and the like.
+@MainActor
+public func textField<Action>(
+  _ text: MutableProperty<String>, type: TextFieldType = .text, placeholder: String = "",
+  label: String? = nil, _ attributes: Attribute...
+) -> Markup<Action> {
+  var all: [Attribute] = [Attribute("type", type.rawValue)]
+  if !placeholder.isEmpty { all.append(Attribute("placeholder", placeholder)) }
+  if let label { all.append(Attribute("aria-label", label)) }
+  all.append(Attribute("autocomplete", "off"))
+  var element = MarkupElement<Action>(tag: "input", attributes: all + attributes, children: [])
+  element.field = .text(text)
+  return Markup(nodes: [.element(element)])
+}
+
+/// A checkbox bound both ways to a view model's flag, which each tick sets (the same rule as
+/// ``textField(_:type:placeholder:label:_:)``).
+///
+/// - Parameters:
+///   - isOn: The flag: shown, and set by each tick.
+///   - label: The checkbox's accessible name (`aria-label`).
+///   - attributes: Other attributes.
+/// - Returns: The checkbox.
+@MainActor
+public func checkbox<Action>(
+  _ isOn: MutableProperty<Bool>, label: String, _ attributes: Attribute...
+) -> Markup<Action> {
+  checkboxElement(.toggle(isOn), label: label, attributes)
+}
+
+/// A checkbox that shows a flag the view model derives (a list row's) and sends an action for
+/// each tick, given by ``Markup/onChange(_:)``:
+///
+/// ```swift
+/// checkbox(model.allDoneProperty, label: "Mark all as complete", .class("toggle-all"))
+///   .onChange { .setAllDone($0) }
+/// ```
+///
+/// It carries the version of the value it shows (TetherFlow's `FieldBinding.version`): a tick
+/// made on a value that has changed since — another tab changed the item while this page was
+/// away — is refused, and the box shows the model's value.
+///
+/// - Parameters:
+///   - isOn: What the box shows.
+///   - label: The checkbox's accessible name (`aria-label`).
+///   - attributes: Other attributes.
+/// - Returns: The checkbox, to give its action with ``Markup/onChange(_:)``.
+@MainActor
+public func checkbox<Action>(
+  _ isOn: Property<Bool>, label: String, _ attributes: Attribute...
+) -> Markup<Action> {
+  checkboxElement(.checkbox(isOn, nil), label: label, attributes)
+}
+
+/// A checkbox that shows `isOn` — a value of this render, such as a list row's flag — and
+/// sends an action for each tick, given by ``Markup/onChange(_:)``:
+///
+/// ```swift
+/// checkbox(row.completed, label: "Toggle \(row.title)", .class("toggle"))
+///   .onChange { .setCompleted(id: row.id, $0) }
+/// ```
+///
+/// The box keeps a version of the value it shows, moved on whenever a render shows another
+/// value (TetherFlow's `FieldBinding.version`): a tick made on a value that has changed since
+/// — another tab changed the item while this page was away — is refused, and the box shows
+/// the model's value.
+///
+/// - Parameters:
+///   - isOn: What the box shows.
+///   - label: The checkbox's accessible name (`aria-label`).
+///   - attributes: Other attributes.
+/// - Returns: The checkbox, to give its action with ``Markup/onChange(_:)``.
+@MainActor
+public func checkbox<Action>(
+  _ isOn: Bool, label: String, _ attributes: Attribute...
+) -> Markup<Action> {
+  checkboxElement(.value(isOn, nil), label: label, attributes)
+}
+
+@MainActor
+private func checkboxElement<Action>(
+  _ field: MarkupField<Action>, label: String, _ attributes: [Attribute]
+) -> Markup<Action> {
+  let all = [Attribute("type", "checkbox"), Attribute("aria-label", label)] + attributes
+  var element = MarkupElement<Action>(tag: "input", attributes: all, children: [])
+  element.field = field
+  return Markup(nodes: [.element(element)])
+}
+
+/// A button with a title: `button("Save").onClick(.save)`.
+@MainActor
+public func button<Action>(_ title: String, _ attributes: Attribute...) -> Markup<Action> {
+  Markup.element("button", attributes, Markup(nodes: [.text(title)]))
+}
+
+/// Views side by side, wrapping when the row is too narrow (a flex row, `gap` between).
+@MainActor
+public func hstack<Action>(
+  _ attributes: Attribute..., @MarkupBuilder<Action> content: () -> Markup<Action>
+) -> Markup<Action> {
+  Markup.element("div", [.class("hstack")] + attributes, content())
+}
+
+/// Views one under another (a flex column, `gap` between).
+@MainActor
+public func vstack<Action>(
+  _ attributes: Attribute..., @MarkupBuilder<Action> content: () -> Markup<Action>
+) -> Markup<Action> {
+  Markup.element("div", [.class("vstack")] + attributes, content())
+}
+
+/// Space that pushes the views after it in an ``hstack(_:content:)`` to the far end.
+@MainActor
+public func spacer<Action>() -> Markup<Action> {
+  Markup.element("div", [.class("spacer"), Attribute("aria-hidden", "true")], .empty)
+}
+
+/// Each field's binding, kept across renders by the field's id: a field's edit numbers and
+/// the version of the value it shows carry from render to render while the field stands.
+@MainActor
+final class MarkupStore {
+  private var fields: [String: AnyObject] = [:]
+
+  /// The state of the field `id`, or a new one from `make` if it has none or its state was
+  /// made for another property.
+  func state<State: FieldState>(
+    _ id: String, for property: AnyObject, make: () -> State
+  ) -> State {
+    if let state = fields[id] as? State, state.property === property { return state }
+    let state = make()
+    fields[id] = state
+    return state
+  }
+
+  /// The state of the field `id` that shows a value of each render (not a property): one per
+  /// id while the field stands.
+  func valueState(_ id: String, showing value: Bool) -> CheckboxState {
+    if let state = fields[id] as? CheckboxState, let shown = state.shown {
+      if shown.value != value { shown.value = value }
+      return state
+    }
+    let state = CheckboxState(showing: value)
+    fields[id] = state
+    return state
+  }
+
+  /// Forgets the fields not in `ids` (gone from the page).
+  func keep(only ids: some Collection<String>) {
+    guard fields.count > ids.count || !fields.keys.allSatisfy(ids.contains) else { return }
+    let kept = Set(ids)
+    fields = fields.filter { kept.contains($0.key) }
+  }
+}
+
+@MainActor
+protocol FieldState: AnyObject {
+  var property: AnyObject { get }
+}
+
+@MainActor
+final class TextFieldState: FieldState {
+  let property: AnyObject
+  let binding: FieldBinding<String>
+
+  init(_ text: MutableProperty<String>) {
+    property = text
+    binding = FieldBinding(text)
+  }
+}
+
+@MainActor
+final class CheckboxState: FieldState {
+  let property: AnyObject
+  let binding: FieldBinding<Bool>
+  /// What a tick does now: the newest render's action.
+  let relay: ChangeRelay
+
+  /// Holds the newest render's action for a tick.
+  @MainActor
+  final class ChangeRelay {
+    var change: ((Bool) -> Void)?
+  }
+
+  init(_ isOn: MutableProperty<Bool>) {
+    property = isOn
+    shown = nil
+    relay = ChangeRelay()
+    binding = FieldBinding(isOn)
+  }
+
+  init(_ isOn: Property<Bool>) {
+    property = isOn
+    shown = nil
+    let relay = ChangeRelay()
+    self.relay = relay
+    binding = FieldBinding(isOn) { value in relay.change?(value) }
+  }
+
+  /// A box over a value each render gives: the value lives here, and a render showing another
+  /// one is a change of the model's.
+  init(showing value: Bool) {
+    let shown = MutableProperty(value)
+    self.shown = shown
+    property = shown
+    let relay = ChangeRelay()
+    self.relay = relay
+    binding = FieldBinding(Property(shown)) { value in relay.change?(value) }
+  }
+
+  /// The value shown, for a box over a value of each render.
+  let shown: MutableProperty<Bool>?
+}

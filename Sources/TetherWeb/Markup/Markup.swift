@@ -1,0 +1,233 @@
+import Tether
+import TetherFlow
+
+/// A piece of a page, written with ``MarkupBuilder``: elements with typed attributes, text,
+/// conditional and keyed content, and the actions its gestures send — with no ids.
+///
+/// Ids are the library's: every element's id comes from where it stands (its parent's id and
+/// its place in the builder's code — the statement, the branch of an `if`, a ``ForEach(_:row:)``
+/// item's key), so the same element keeps its id from one render to the next, and an element
+/// that appears or goes never shifts the ids of the others.
+///
+/// ```swift
+/// ul(.class("todo-list")) {
+///   ForEach(model.rows) { row in
+///     li(.class("completed", when: row.completed)) {
+///       label { row.title }.onDoubleClick(.edit(id: row.id))
+///       button(.class("destroy"), .ariaLabel("Delete \(row.title)")).onClick(.destroy(id: row.id))
+///     }
+///   }
+/// }
+/// ```
+///
+/// `Action` is what the markup's gestures send: a screen's own `enum Action` (see
+/// ``WebScreen``), or `Never` for markup that sends nothing.
+@MainActor
+public struct Markup<Action> {
+  indirect enum Node {
+    /// An element.
+    case element(MarkupElement<Action>)
+    /// Text, escaped when written.
+    case text(String)
+    /// Content numbered by position: a builder block's statements, a `for` loop's passes.
+    case list([Node])
+    /// Content named by `name`: one branch of an `if`/`else` or `switch`.
+    case branch(String, [Node])
+    /// Content named by key: a ``ForEach(_:row:)``'s items.
+    case keyed([(key: String, nodes: [Node])])
+    /// A ``WebView`` placed in markup: it renders itself under the id it is given.
+    case view(any WebView)
+  }
+
+  var nodes: [Node]
+  /// Whether the markup is one element written as one statement: a block gives it its
+  /// statement's number as its own, with no level of its own.
+  var isSingleExpression = false
+
+  init(nodes: [Node], isSingleExpression: Bool = false) {
+    self.nodes = nodes
+    self.isSingleExpression = isSingleExpression
+  }
+
+  /// Nothing.
+  public static var empty: Markup { Markup(nodes: []) }
+
+  /// Applies `change` to each top-level element.
+  func mapElements(_ change: (inout MarkupElement<Action>) -> Void) -> Markup {
+    var copy = self
+    copy.nodes = nodes.map { node in
+      guard case .element(var element) = node else { return node }
+      change(&element)
+      return .element(element)
+    }
+    return copy
+  }
+}
+
+/// An element of ``Markup``: its tag, attributes, content, the actions its gestures send, and
+/// for a field, what it is bound to.
+@MainActor
+struct MarkupElement<Action> {
+  var tag: String
+  var attributes: [Attribute]
+  var children: [Markup<Action>.Node]
+  var events: [(kind: MarkupEvent, action: Action)] = []
+  var field: MarkupField<Action>?
+  var isFocused = false
+}
+
+/// A gesture an element answers with an action.
+enum MarkupEvent: Equatable {
+  case click, doubleClick, submit, cancel, focus, blur
+}
+
+/// What a field element is bound to.
+@MainActor
+enum MarkupField<Action> {
+  /// A text field (of any text `type`): the model's text, written by each edit.
+  case text(MutableProperty<String>)
+  /// A checkbox that writes its flag itself.
+  case toggle(MutableProperty<Bool>)
+  /// A checkbox that shows a flag and sends an action for each tick (none until
+  /// ``Markup/onChange(_:)`` says which).
+  case checkbox(Property<Bool>, ((Bool) -> Action)?)
+  /// A checkbox that shows the value of this render and sends an action for each tick.
+  case value(Bool, ((Bool) -> Action)?)
+}
+
+/// An attribute of an element: a name and a value, or a flag (`hidden`, `disabled`) that is
+/// present or not.
+///
+/// Attributes are typed where HTML has a meaning for them (`.class`, `.hidden`, `.href`,
+/// `.ariaLabel`); ``attribute(_:_:)`` writes any other. The library's own attributes — `id`,
+/// the live state of fields, event handlers (`on…`) — cannot be written this way.
+public struct Attribute: Equatable, Sendable {
+  /// The attribute's name.
+  public let name: String
+  /// Its value; `nil` for an attribute left out (a flag that is off).
+  public let value: String?
+
+  init(_ name: String, _ value: String?) {
+    self.name = name
+    self.value = value
+  }
+
+  /// Any attribute. `id`, `on…` handlers and the fields' live state (`value`, `checked`,
+  /// `data-ack`, `data-version`) are the library's: they are left out.
+  public static func attribute(_ name: String, _ value: String) -> Attribute {
+    Attribute(name, value)
+  }
+
+  /// The class list.
+  public static func `class`(_ names: String) -> Attribute { Attribute("class", names) }
+
+  /// A class that is there only `when` a condition holds: `.class("completed", when: done)`.
+  public static func `class`(_ name: String, when condition: Bool) -> Attribute {
+    Attribute("class", condition ? name : nil)
+  }
+
+  /// Hidden while `isHidden` (the `hidden` attribute).
+  public static func hidden(_ isHidden: Bool = true) -> Attribute {
+    Attribute("hidden", isHidden ? "" : nil)
+  }
+
+  /// Disabled while `isDisabled`.
+  public static func disabled(_ isDisabled: Bool = true) -> Attribute {
+    Attribute("disabled", isDisabled ? "" : nil)
+  }
+
+  /// A link's address.
+  public static func href(_ url: String) -> Attribute { Attribute("href", url) }
+
+  /// An image's address.
+  public static func src(_ url: String) -> Attribute { Attribute("src", url) }
+
+  /// An image's text alternative.
+  public static func alt(_ text: String) -> Attribute { Attribute("alt", text) }
+
+  /// The accessible name, for an element with no visible one.
+  public static func ariaLabel(_ text: String) -> Attribute { Attribute("aria-label", text) }
+
+  /// The ARIA role.
+  public static func role(_ role: String) -> Attribute { Attribute("role", role) }
+
+  /// A `data-` attribute of the app's own (`data-name`).
+  public static func data(_ name: String, _ value: String) -> Attribute {
+    Attribute("data-" + name, value)
+  }
+
+  /// A field's hint while empty.
+  public static func placeholder(_ text: String) -> Attribute { Attribute("placeholder", text) }
+
+  /// The names the library writes itself.
+  static let reserved: Set<String> = ["id", "value", "checked", "data-ack", "data-version"]
+
+  /// Whether an app may write this attribute.
+  var isAllowed: Bool {
+    let lowered = name.lowercased()
+    return !Self.reserved.contains(lowered) && !lowered.hasPrefix("on") && !lowered.isEmpty
+      && lowered.utf8.allSatisfy { byte in
+        // A name the writer can write as it is: letters, digits, `-`, `_`, `:`, `.`.
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+          || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+          || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+          || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+      }
+  }
+}
+
+extension Markup {
+  /// Sends `action` when the element is clicked (or activated with the keyboard).
+  public func onClick(_ action: Action) -> Markup {
+    on(.click, action)
+  }
+
+  /// Sends `action` when the element is double-clicked.
+  public func onDoubleClick(_ action: Action) -> Markup {
+    on(.doubleClick, action)
+  }
+
+  /// Sends `action` when Enter is pressed in the field.
+  public func onSubmit(_ action: Action) -> Markup {
+    on(.submit, action)
+  }
+
+  /// Sends `action` when Escape is pressed in the field.
+  public func onCancel(_ action: Action) -> Markup {
+    on(.cancel, action)
+  }
+
+  /// Sends `action` when the field takes focus.
+  public func onFocus(_ action: Action) -> Markup {
+    on(.focus, action)
+  }
+
+  /// Sends `action` when the field loses focus.
+  public func onBlur(_ action: Action) -> Markup {
+    on(.blur, action)
+  }
+
+  /// Sends the action `change` makes of each tick of a checkbox showing a flag the view model
+  /// derives.
+  public func onChange(_ change: @escaping (Bool) -> Action) -> Markup {
+    mapElements { element in
+      switch element.field {
+      case .checkbox(let value, _): element.field = .checkbox(value, change)
+      case .value(let value, _): element.field = .value(value, change)
+      default: break
+      }
+    }
+  }
+
+  /// Focuses the element when `isFocused`: the server decides focus, the page applies it.
+  public func focused(_ isFocused: Bool) -> Markup {
+    mapElements { $0.isFocused = isFocused }
+  }
+
+  private func on(_ kind: MarkupEvent, _ action: Action) -> Markup {
+    mapElements { element in
+      element.events.removeAll { $0.kind == kind }
+      element.events.append((kind, action))
+    }
+  }
+}

@@ -1,0 +1,213 @@
+import Tether
+import TetherFlow
+
+/// A web view written as markup: its ``body`` says what the page shows, its ``Action``s what
+/// the gestures mean, and ``handle(_:gesture:)`` sends each to the view model.
+///
+/// ```swift
+/// final class CounterScreen: WebScreen {
+///   enum Action { case increment }
+///   let model: CounterViewModel
+///   init(_ model: CounterViewModel) { self.model = model }
+///
+///   var body: Markup<Action> {
+///     vstack {
+///       p { "Count: \(model.count)" }
+///       button("Add one").onClick(.increment)
+///     }
+///   }
+///
+///   func handle(_ action: Action, gesture: WebGesture?) {
+///     switch action {
+///     case .increment: model.increment()
+///     }
+///   }
+/// }
+/// ```
+///
+/// The body is rendered inside `observe { }`: every property it reads re-renders the page when
+/// it changes. Ids, handlers, and the edit numbers of fields are the library's.
+@MainActor
+public protocol WebScreen: WebView, AnyObject {
+  /// What the screen's gestures send.
+  associatedtype Action
+
+  /// What the screen shows.
+  @MarkupBuilder<Action> var body: Markup<Action> { get }
+
+  /// Sends one action to the view model.
+  ///
+  /// - Parameters:
+  ///   - action: What the gesture meant.
+  ///   - gesture: The page's gesture, the same each time the page sends it again after a
+  ///     reconnect: pass its id to an input that creates something, so a retry creates nothing
+  ///     twice. `nil` for a page that does not number its gestures.
+  func handle(_ action: Action, gesture: WebGesture?)
+}
+
+extension WebScreen {
+  /// The body, as the element `id`.
+  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+    body.render(id: id, in: context) { [weak self] action in
+      self?.handle(action, gesture: WebGesture.current)
+    }
+  }
+}
+
+extension Markup {
+  /// The markup as the element `id`: a single element takes the id, more than one are wrapped
+  /// in a `div` that does. Each element inside gets an id from its place; the gestures
+  /// registered in `context` send their actions to `dispatch`.
+  ///
+  /// - Parameters:
+  ///   - id: The element's id, given by the container.
+  ///   - context: Where the gestures and focus are registered.
+  ///   - dispatch: Sends an action to the view model.
+  /// - Returns: The element.
+  public func render(
+    id: String, in context: WebRenderContext, dispatch: @escaping (Action) -> Void
+  ) -> HTMLNode {
+    var renderer = MarkupRenderer(context: context, dispatch: dispatch)
+    if nodes.count == 1, case .element(let element) = nodes[0] {
+      return renderer.element(element, id: id)
+    }
+    var children: [HTMLNode] = []
+    renderer.nodes(nodes, base: id, into: &children)
+    return .element("div", id: id, [], children)
+  }
+}
+
+@MainActor
+private struct MarkupRenderer<Action> {
+  let context: WebRenderContext
+  let dispatch: (Action) -> Void
+
+  init(context: WebRenderContext, dispatch: @escaping (Action) -> Void) {
+    self.context = context
+    self.dispatch = dispatch
+  }
+
+  /// Renders `nodes`, the content numbered under `base`, into `output`.
+  mutating func nodes(
+    _ nodes: [Markup<Action>.Node], base: String, into output: inout [HTMLNode]
+  ) {
+    for (index, node) in nodes.enumerated() {
+      self.node(node, name: base + "." + String(index), into: &output)
+    }
+  }
+
+  /// Renders one node named `name`: an element takes it as its id; content inside other nodes
+  /// is named under it.
+  mutating func node(_ node: Markup<Action>.Node, name: String, into output: inout [HTMLNode]) {
+    switch node {
+    case .element(let element): output.append(self.element(element, id: name))
+    case .text(let text): output.append(.text(text))
+    case .list(let children): nodes(children, base: name, into: &output)
+    case .branch(let branch, let children): nodes(children, base: name + branch, into: &output)
+    case .keyed(let items):
+      for item in items {
+        // A row of one element is named by its key alone: `<list>.<place>.k<key>`.
+        if item.nodes.count == 1 {
+          self.node(item.nodes[0], name: name + "." + item.key, into: &output)
+        } else {
+          nodes(item.nodes, base: name + "." + item.key, into: &output)
+        }
+      }
+    case .view(let view): output.append(view.render(id: name, in: context))
+    }
+  }
+
+  mutating func element(_ element: MarkupElement<Action>, id: String) -> HTMLNode {
+    var attributes = Self.merged(element.attributes)
+    if element.tag == "button", !attributes.contains(where: { $0.name == "type" }) {
+      attributes.insert(("type", "button"), at: 0)
+    }
+    let dispatch = self.dispatch
+    var field = WebRenderContext.FieldHandlers()
+    for (kind, action) in element.events {
+      let send = { dispatch(action) }
+      switch kind {
+      case .click:
+        context.onClick(id, send)
+        if element.tag != "button" { attributes.append(("data-click", "")) }
+      case .doubleClick:
+        context.onDoubleClick(id, send)
+        attributes.append(("data-dblclick", ""))
+      case .submit: field.submit = send
+      case .cancel: field.cancel = send
+      case .focus: field.focus = send
+      case .blur: field.blur = send
+      }
+    }
+    if element.isFocused { context.focus = id }
+    switch element.field {
+    case .text(let text)?:
+      let state = context.store.state(id, for: text) { TextFieldState(text) }
+      field.input = { [weak binding = state.binding] value, sequence in
+        binding?.userEdited(value, sequence: sequence)
+      }
+      context.onField(id, field)
+      attributes.append(("data-ack", "\(state.binding.sequence)"))
+      attributes.append(("value", state.binding.state.value))
+    case .toggle(let isOn)?:
+      let state = context.store.state(id, for: isOn) { CheckboxState(isOn) }
+      checkbox(state, id: id, handlers: field, into: &attributes)
+    case .checkbox(let isOn, let change)?:
+      let state = context.store.state(id, for: isOn) { CheckboxState(isOn) }
+      state.relay.change = change.map { change in { value in dispatch(change(value)) } }
+      checkbox(state, id: id, handlers: field, into: &attributes, answers: change != nil)
+    case .value(let isOn, let change)?:
+      // The box's state follows the render's value; the render does not depend on it.
+      let state = untracked { context.store.valueState(id, showing: isOn) }
+      state.relay.change = change.map { change in { value in dispatch(change(value)) } }
+      // The box shows the render's own value: reading it back through the state would make the
+      // render observe a property it writes, and render again.
+      checkbox(
+        state, id: id, handlers: field, into: &attributes, answers: change != nil,
+        checked: isOn)
+    case nil:
+      if field.submit != nil || field.cancel != nil || field.focus != nil || field.blur != nil {
+        context.onField(id, field)
+      }
+    }
+    var children: [HTMLNode] = []
+    nodes(element.children, base: id, into: &children)
+    return .element(element.tag, id: id, attributes, children)
+  }
+
+  private func checkbox(
+    _ state: CheckboxState, id: String, handlers: WebRenderContext.FieldHandlers,
+    into attributes: inout [(name: String, value: String)], answers: Bool = true,
+    checked: Bool? = nil
+  ) {
+    var handlers = handlers
+    if answers {
+      handlers.check = { [weak binding = state.binding] checked, sequence, version in
+        binding?.userEdited(checked, sequence: sequence, madeOn: version)
+      }
+    }
+    context.onField(id, handlers)
+    attributes.append(("data-ack", "\(state.binding.sequence)"))
+    attributes.append(("data-version", "\(state.binding.version)"))
+    if checked ?? state.binding.state.value { attributes.append(("checked", "")) }
+  }
+
+  /// The attributes an app may write, in order: classes joined, a flag that is off left out,
+  /// a later value of a name replacing an earlier one.
+  private static func merged(_ attributes: [Attribute]) -> [(name: String, value: String)] {
+    var output: [(name: String, value: String)] = []
+    for attribute in attributes where attribute.isAllowed {
+      guard let value = attribute.value else { continue }
+      if let index = output.firstIndex(where: { $0.name == attribute.name }) {
+        if attribute.name == "class" {
+          output[index].value += output[index].value.isEmpty ? value : " " + value
+        } else {
+          output[index].value = value
+        }
+      } else {
+        output.append((attribute.name, value))
+      }
+    }
+    return output
+  }
+}

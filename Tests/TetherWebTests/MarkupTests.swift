@@ -1,0 +1,260 @@
+import Testing
+import Tether
+import TetherFlow
+import TetherTesting
+import TetherWebTesting
+
+@testable import TetherWeb
+
+/// The counter of ``WebScreen``'s documentation, as written there.
+@MainActor
+final class CounterViewModel {
+  @Output private(set) var count = 0
+  func increment() { count += 1 }
+}
+
+@MainActor
+final class CounterScreen: WebScreen {
+  enum Action { case increment }
+  let model: CounterViewModel
+  init(_ model: CounterViewModel) { self.model = model }
+
+  var body: Markup<Action> {
+    vstack {
+      p { "Count: \(model.count)" }
+      button("Add one").onClick(.increment)
+    }
+  }
+
+  func handle(_ action: Action, gesture: WebGesture?) {
+    switch action {
+    case .increment: model.increment()
+    }
+  }
+}
+
+@MainActor
+final class CounterFlow: FlowController {
+  func start(on navigator: any Navigator<CounterViewModel>) -> Screen<CounterViewModel> {
+    Screen(CounterViewModel(), title: "Counter", owner: self)
+  }
+}
+
+/// A form with every control: a title, a flag, rows that come and go, a section shown by a
+/// condition.
+@MainActor
+final class FormModel {
+  struct Row: Identifiable, Hashable {
+    var id: Int
+    var name: String
+  }
+
+  let title = MutableProperty("")
+  let isUrgent = MutableProperty(false)
+  @Output var rows: [Row] = [Row(id: 1, name: "One"), Row(id: 2, name: "Two")]
+  @Output var showsNote = false
+  @Output var saved: [String] = []
+  @Output var done: Set<Int> = []
+}
+
+@MainActor
+final class FormScreen: WebScreen {
+  enum Action: Equatable {
+    case save, remove(id: Int), setDone(id: Int, Bool), edit(id: Int)
+  }
+
+  let model: FormModel
+  private(set) var handled: [(Action, WebGesture?)] = []
+  init(_ model: FormModel) { self.model = model }
+
+  var body: Markup<Action> {
+    section(.class("form")) {
+      if model.showsNote {
+        p(.class("note")) { "A note" }
+      }
+      textField(model.title, placeholder: "Title", label: "Title", .class("title"))
+        .onSubmit(.save)
+      checkbox(model.isUrgent, label: "Urgent", .class("urgent"))
+      ul(.class("rows")) {
+        ForEach(model.rows) { row in
+          li(.class("done", when: model.done.contains(row.id))) {
+            checkbox(model.done.contains(row.id), label: "Done \(row.name)")
+              .onChange { .setDone(id: row.id, $0) }
+            span(.class("name")) { row.name }.onDoubleClick(.edit(id: row.id))
+            button("Remove", .class("remove")).onClick(.remove(id: row.id))
+          }
+        }
+      }
+      button("Save", .class("save"), .disabled(model.title.value.isEmpty)).onClick(.save)
+    }
+  }
+
+  func handle(_ action: Action, gesture: WebGesture?) {
+    handled.append((action, gesture))
+    switch action {
+    case .save:
+      model.saved.append(model.title.value)
+      model.title.value = ""
+    case .remove(let id): model.rows.removeAll { $0.id == id }
+    case .setDone(let id, let isDone):
+      if isDone { model.done.insert(id) } else { model.done.remove(id) }
+    case .edit: break
+    }
+  }
+}
+
+@MainActor
+final class FormFlow: FlowController {
+  let model = FormModel()
+  var screen: FormScreen?
+  func start(on navigator: any Navigator<FormModel>) -> Screen<FormModel> {
+    Screen(model, title: "Form", owner: self)
+  }
+}
+
+@MainActor
+@Suite struct MarkupTests {
+  /// The fields' bindings, kept from render to render as a session keeps them.
+  private let store = MarkupStore()
+
+  private func render(_ screen: some WebScreen, id: String = "s1") -> (HTMLNode, WebRenderContext) {
+    let context = WebRenderContext(store: store)
+    return (screen.render(id: id, in: context), context)
+  }
+
+  @Test func idsComeFromStructureAndAConditionShiftsNoOtherId() throws {
+    let model = FormModel()
+    let screen = FormScreen(model)
+    let (before, _) = render(screen)
+    model.showsNote = true
+    let (after, _) = render(screen)
+    let fieldBefore = try #require(before.select("input.title").first)
+    let fieldAfter = try #require(after.select("input.title").first)
+    #expect(fieldBefore.id == fieldAfter.id, "the field keeps its id when the note appears")
+    #expect(try after.select("p.note").first?.id == "s1.0a.0")
+    #expect(before.id == "s1", "a single root element takes the container's id")
+    // Only the note is new: the diff inserts nothing else.
+    let patches = HTMLPatch.diff(from: before, to: after)
+    #expect(patches.count == 1, "\(patches)")
+  }
+
+  @Test func aRowKeepsItsIdWhenARowBeforeItComesOrGoes() throws {
+    let model = FormModel()
+    let screen = FormScreen(model)
+    let (before, _) = render(screen)
+    let two = try #require(before.select("ul.rows li").last)
+    model.rows.insert(FormModel.Row(id: 0, name: "Zero"), at: 0)
+    let (after, _) = render(screen)
+    #expect(try after.select("ul.rows li").map(\.id).last == two.id)
+    #expect(two.id.hasSuffix(".\(HTMLNode.keySegment("2"))"))
+    #expect(
+      HTMLPatch.diff(from: before, to: after).allSatisfy {
+        if case .insert = $0 { true } else { false }
+      }, "a row added is inserted, the others kept")
+  }
+
+  @Test func gesturesSendTheActionsRenderedWithThem() async throws {
+    let flow = FormFlow()
+    let app = WebApp(title: "Form", rootFlow: { flow }) { screen in
+      let view = FormScreen(screen.destination)
+      flow.screen = view
+      return view
+    }
+    let page = try await WebTestPage(app: app, path: "/")
+    defer { page.close() }
+    let screen = try #require(flow.screen)
+
+    try await page.click("li:nth-of-type(2) button.remove")
+    #expect(screen.handled.map(\.0) == [.remove(id: 2)])
+    #expect(try page.texts("ul.rows li .name") == ["One"])
+
+    try await page.doubleClick(".name")
+    #expect(screen.handled.last?.0 == .edit(id: 1))
+    #expect(try page.element(".name")[attribute: "data-dblclick"] != nil)
+
+    let renders = page.session.renders
+    try await page.check("li input[type=checkbox]")
+    #expect(screen.handled.last?.0 == .setDone(id: 1, true))
+    #expect(try page.has("li.done"))
+    await page.settle()
+    #expect(page.session.renders == renders + 1, "one change, one render")
+    // Each gesture is an argument, numbered as the page numbered it.
+    #expect(screen.handled.compactMap(\.1?.id).count == 3)
+    #expect(Set(screen.handled.compactMap(\.1?.id)).count == 3)
+  }
+
+  @Test func aTextFieldIsBoundWithNoEchoAndTheModelsChangeReachesThePage() async throws {
+    let flow = FormFlow()
+    let app = WebApp(title: "Form", rootFlow: { flow }) { FormScreen($0.destination) }
+    let page = try await WebTestPage(app: app, path: "/")
+    defer { page.close() }
+
+    #expect(try page.element("button.save")[attribute: "disabled"] != nil)
+    let before = page.sent.count
+    try await page.type("Milk", into: "input.title")
+    #expect(flow.model.title.value == "Milk")
+    #expect(try page.value("input.title") == "Milk")
+    let echo = page.sent[before...].joined()
+    #expect(!echo.contains(#""v""#), "what was typed is not sent back: \(echo)")
+    #expect(try page.element("button.save")[attribute: "disabled"] == nil)
+
+    try await page.submit("input.title")
+    #expect(flow.model.saved == ["Milk"])
+    #expect(try page.value("input.title") == "", "the model cleared the field")
+    #expect(page.sent.last?.contains(#"["v""#) == true, "sent as a field value")
+
+    try await page.check("input.urgent")
+    #expect(flow.model.isUrgent.value)
+  }
+
+  @Test func attributesAreTypedAndTheLibrarysOwnCannotBeWritten() {
+    let markup: Markup<Never> = div(
+      .class("a"), .class("b", when: true), .class("c", when: false), .hidden(false),
+      .attribute("id", "mine"), .attribute("onclick", "alert(1)"), .attribute("value", "x"),
+      .attribute("data-ack", "9"), .data("kind", "x"), .ariaLabel("Box")
+    ) { "text" }
+    let node = markup.render(id: "m", in: WebRenderContext()) { _ in }
+    #expect(node.html == #"<div id="m" class="a b" data-kind="x" aria-label="Box">text</div>"#)
+  }
+
+  @Test func theCounterOfTheDocumentationCounts() async throws {
+    let app = WebApp(title: "Counter", rootFlow: { CounterFlow() }) {
+      CounterScreen($0.destination)
+    }
+    let page = try await WebTestPage(app: app)
+    defer { page.close() }
+    #expect(try page.text(".vstack p") == "Count: 0")
+    try await page.click(named: "Add one")
+    try await page.click("button")
+    #expect(try page.text(".vstack p") == "Count: 2")
+    #expect(page.title == "Counter · Counter")
+  }
+
+  @Test func aSelectorReadsWhatPageTestsUse() throws {
+    let tree = HTMLNode.element(
+      "div", id: "app", [],
+      [
+        .element(
+          "ul", id: "l", [("class", "list main")],
+          [
+            .element("li", id: "a", [("class", "done")], [.text("A")]),
+            .element("li", id: "b", [], [.text("B")]),
+            .element(
+              "li", id: "c", [("hidden", "")],
+              [.element("input", id: "i", [("type", "checkbox"), ("checked", "")])]),
+          ]),
+        .element("p", id: "p", [], [.text("P")]),
+      ])
+    func ids(_ selector: String) throws -> [String] { try tree.select(selector).map(\.id) }
+    #expect(try ids("li") == ["a", "b", "c"])
+    #expect(try ids("ul.list li.done") == ["a"])
+    #expect(try ids(".main > li:not(.done)") == ["b", "c"])
+    #expect(try ids("li:nth-of-type(2), p") == ["b", "p"])
+    #expect(try ids("li:last-of-type") == ["c"])
+    #expect(try ids("[hidden] input[type=checkbox]:checked") == ["i"])
+    #expect(try ids("#l > li[hidden]") == ["c"])
+    #expect(try ids("div > li").isEmpty)
+    #expect(throws: HTMLSelector.ParseError.self) { try tree.select("li::before") }
+    #expect(throws: HTMLSelector.ParseError.self) { try tree.select("li[") }
+  }
+}
