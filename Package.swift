@@ -176,7 +176,9 @@ let package = Package(
     // line for line, in this target's file for its article (DocSnippetTests checks it).
     .testTarget(
       name: "TetherDocsTests",
-      dependencies: ["Tether", "TetherFlow", "TetherTerminal", "TetherWeb", "TetherTesting"],
+      dependencies: [
+        "Tether", "TetherFlow", "TetherTerminal", "TetherWeb", "TetherTesting", "TetherWebTesting",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

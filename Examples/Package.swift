@@ -159,6 +159,7 @@ let package = Package(
         "Todos",
       ],
       path: "ShowcaseWeb",
+      resources: [.copy("Todos/todos.css")],
       swiftSettings: swiftSettings
     ),
     .target(

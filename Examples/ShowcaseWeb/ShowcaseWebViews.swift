@@ -1,3 +1,4 @@
+import Foundation
 import ShowcaseFlows
 import TetherWeb
 
@@ -33,13 +34,20 @@ extension WebApp {
   /// - Parameter services: Where the apps' data comes from.
   /// - Returns: The app.
   public static func showcase(services: ShowcaseServices) -> WebApp {
-    WebApp(
+    var app = WebApp(
       title: "Tether showcase",
       rootFlowFor: { client in
         MainFlowController(services: services, todoList: client.id ?? "anonymous")
       },
       trackedObject: { $0.destination.viewModel }, makeView: ShowcaseWebViews.makeView(for:))
+    app.stylesheet = showcaseStylesheet
+    return app
   }
+
+  /// TodoMVC's look, from the target's `todos.css` (a resource of this target, read once).
+  private static let showcaseStylesheet: String? = Bundle.module.url(
+    forResource: "todos", withExtension: "css"
+  ).flatMap { try? String(contentsOf: $0, encoding: .utf8) }
 }
 
 extension WebSessionRegistry {

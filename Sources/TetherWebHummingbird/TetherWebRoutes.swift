@@ -116,6 +116,14 @@
       router.get(RouterPath(path + TetherWebServer.stylePath)) { _, _ in
         TetherWebServer.asset(WebAssets.style, type: "text/css; charset=utf-8")
       }
+      if let appStylesheet = registry.appStylesheet {
+        router.head(RouterPath(path + TetherWebServer.appStylePath)) { _, _ in
+          TetherWebServer.headOnly(type: "text/css; charset=utf-8")
+        }
+        router.get(RouterPath(path + TetherWebServer.appStylePath)) { _, _ in
+          TetherWebServer.asset(appStylesheet, type: "text/css; charset=utf-8")
+        }
+      }
       router.ws(
         RouterPath(path + "/ws"),
         shouldUpgrade: { request, _ in

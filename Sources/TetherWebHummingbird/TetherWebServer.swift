@@ -51,6 +51,8 @@
     public static let scriptPath = "/tether.js"
     /// The path of the style sheet every page loads.
     public static let stylePath = "/tether.css"
+    /// The path of the app's own style sheet (`WebApp.stylesheet`), when it has one.
+    public static let appStylePath = "/app.css"
 
     /// Serves `app` until SIGTERM or SIGINT, then stops gracefully and returns.
     ///

@@ -51,11 +51,13 @@
   @Suite struct MountedRoutesTests {
     /// The test client's requests name `localhost`, one of loopback's names.
     private func application(
-      allowedHosts: WebHostAllowlist = WebHostAllowlist(binding: "127.0.0.1")
+      allowedHosts: WebHostAllowlist = WebHostAllowlist(binding: "127.0.0.1"),
+      stylesheet: String? = nil
     ) -> some ApplicationProtocol {
-      let app = WebApp(title: "Mounted", rootFlow: { GreetingFlow() }) { screen in
+      var app = WebApp(title: "Mounted", rootFlow: { GreetingFlow() }) { screen in
         Label(screen.destination)
       }
+      app.stylesheet = stylesheet
       let registry = WebSessionRegistry(app: app, appearanceWait: .zero)
       let router = Router(context: AppRequestContext.self)
       router.add(middleware: AppMiddleware())
@@ -113,6 +115,25 @@
         // The socket's route is there: a request from no page of this server is not upgraded.
         let socket = try await client.execute(uri: "/app/ws", method: .get)
         #expect(socket.status == .methodNotAllowed)
+      }
+    }
+
+    @Test func theAppsOwnStyleSheetIsServedAndLinkedUnderThePrefix() async throws {
+      try await application(stylesheet: ".greeting > p { color: teal; }").test(.router) {
+        client in
+        let page = try await client.execute(uri: "/app", method: .get)
+        #expect(String(buffer: page.body).contains(#"<link rel="stylesheet" href="/app/app.css">"#))
+        let sheet = try await client.execute(uri: "/app/app.css", method: .get)
+        #expect(sheet.status == .ok)
+        #expect(sheet.headers[.contentType] == "text/css; charset=utf-8")
+        #expect(String(buffer: sheet.body) == ".greeting > p { color: teal; }")
+      }
+      // An app with none links none, and has no such route.
+      try await application().test(.router) { client in
+        let page = try await client.execute(uri: "/app", method: .get)
+        #expect(!String(buffer: page.body).contains("app.css"))
+        let sheet = try await client.execute(uri: "/app/app.css", method: .get)
+        #expect(sheet.status != .ok)
       }
     }
 

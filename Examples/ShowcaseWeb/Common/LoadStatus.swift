@@ -4,7 +4,9 @@ import TetherWeb
 /// The web face of the shared load cycle: a spinner while loading, then the error with a
 /// Retry button that sends the screen's reload input.
 @MainActor
-final class LoadStatus: WebView {
+final class LoadStatus: WebScreen {
+  enum Action { case retry }
+
   private let spinner: Spinner
   private let errorMessage: Property<String?>
   private let retry: () -> Void
@@ -18,18 +20,21 @@ final class LoadStatus: WebView {
     self.retry = retry
   }
 
-  func render(id: String, in context: WebRenderContext) -> HTMLNode {
-    var children = [spinner.render(id: "\(id).spinner", in: context)]
-    if let message = errorMessage.value {
-      context.onClick("\(id).retry", retry)
-      children.append(
-        .element(
-          "p", id: "\(id).error", [("class", "error"), ("role", "alert")],
-          [
-            .element("span", id: "\(id).message", [], [.text("⚠ \(message)")]),
-            .element("button", id: "\(id).retry", [("type", "button")], [.text("Retry")]),
-          ]))
+  var body: Markup<Action> {
+    div(.class("status")) {
+      spinner
+      if let message = errorMessage.value {
+        p(.class("error"), .role("alert")) {
+          span { "⚠ \(message)" }
+          button("Retry").onClick(.retry)
+        }
+      }
     }
-    return .element("div", id: id, [("class", "status")], children)
+  }
+
+  func handle(_ action: Action, gesture: WebGesture?) {
+    switch action {
+    case .retry: retry()
+    }
   }
 }

@@ -31,6 +31,11 @@ import Todos
     }
   }
 
+  @Test func theLookIsTheAppsStyleSheetNotASwiftString() throws {
+    let app = WebApp.showcase(services: .bundled(thumbnailDelay: .zero))
+    #expect(app.stylesheet?.contains(".todoapp .footer") == true, "todos.css is the app's")
+  }
+
   @Test func anEmptyListHidesTheListAndFooterAndFocusesTheField() async throws {
     let page = try await page()
     defer { page.close() }

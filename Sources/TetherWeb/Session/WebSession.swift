@@ -176,7 +176,8 @@ public final class WebSession {
   /// signer of its own: a stateless page's socket rebuilds the session from it. `base` is the
   /// path the app is mounted at ("" at the root): the page's socket and addresses are under it.
   func document(
-    script: String, style: String, base: String, pageSigner: WebResumeSigner?
+    script: String, style: String, appStyle: String? = nil, base: String,
+    pageSigner: WebResumeSigner?
   ) -> String {
     let tree = render()
     pageTree = tree
@@ -200,7 +201,7 @@ public final class WebSession {
       <html lang="en"><head><meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <title>\(HTMLEscaping.text(pageTitle))</title>
-      <link rel="stylesheet" href="\(HTMLEscaping.attribute(style))">
+      <link rel="stylesheet" href="\(HTMLEscaping.attribute(style))">\(appStyle.map { "\n<link rel=\"stylesheet\" href=\"\(HTMLEscaping.attribute($0))\">" } ?? "")
       </head><body>\(html)
       <script src="\(HTMLEscaping.attribute(script))" data-session="\(HTMLEscaping.attribute(id))"\(attributes)></script>
       </body></html>

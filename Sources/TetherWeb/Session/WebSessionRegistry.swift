@@ -20,6 +20,21 @@ import TetherFlow
 public struct WebApp {
   /// The title every page's title ends with.
   public let title: String
+  /// The app's own style sheet, served at `/app.css` after the library's and linked from
+  /// every page: keep it in a `.css` file of the app's target and read it with
+  /// ``stylesheet(contentsOf:)``, never as a Swift string.
+  public var stylesheet: String?
+
+  /// The app with the style sheet in the file at `url` (a resource of the app's target).
+  ///
+  /// - Parameter url: The `.css` file.
+  /// - Returns: The app with ``stylesheet`` set to the file's text.
+  /// - Throws: The error reading the file.
+  public func stylesheet(contentsOf url: URL) throws -> WebApp {
+    var app = self
+    app.stylesheet = try String(contentsOf: url, encoding: .utf8)
+    return app
+  }
   /// Builds a session for a tab: its stack, opened at a path.
   let makeSession:
     @MainActor (_ id: String, _ path: ScreenPath, _ signer: WebResumeSigner?, _ client: WebClient)
@@ -176,6 +191,8 @@ public final class WebSessionRegistry {
   private let startTimer: @Sendable (Duration) -> @Sendable () async -> Void
   /// The app every session runs.
   public let app: WebApp
+  /// The app's own style sheet (``WebApp/stylesheet``), for the server to serve at `/app.css`.
+  public nonisolated let appStylesheet: String?
   /// Signs each session's resume token and verifies the tokens pages present; `nil` when
   /// this server resumes no session it does not hold.
   nonisolated public let resumeSigner: WebResumeSigner?
@@ -272,6 +289,7 @@ public final class WebSessionRegistry {
     clientKeys: [WebResumeKey]? = nil, clock: C = ContinuousClock()
   ) {
     self.app = app
+    appStylesheet = app.stylesheet
     self.unclaimedPerAddress = max(1, unclaimedPerAddress)
     self.sessionsPerAddress = max(1, sessionsPerAddress ?? capacity / 5)
     self.sessionsPerClient = max(1, sessionsPerClient)
@@ -372,7 +390,8 @@ public final class WebSessionRegistry {
     case .stateless:
       // The page carries all its socket needs (its secret and state, signed): nothing waits.
       let html = session.document(
-        script: base + "/tether.js", style: base + "/tether.css", base: base,
+        script: base + "/tether.js", style: base + "/tether.css",
+        appStyle: appStylesheet == nil ? nil : base + "/app.css", base: base,
         pageSigner: pageSigner)
       if sessions[id]?.session === session {
         sessions[id] = nil
@@ -382,7 +401,8 @@ public final class WebSessionRegistry {
     case .held:
       scheduleExpiry(id, after: unclaimedLifetime)  // a page nobody connects to is soon gone
       let html = session.document(
-        script: base + "/tether.js", style: base + "/tether.css", base: base, pageSigner: nil)
+        script: base + "/tether.js", style: base + "/tether.css",
+        appStyle: appStylesheet == nil ? nil : base + "/app.css", base: base, pageSigner: nil)
       return .page(html: html, sessionID: id)
     }
   }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherTesting
 import TetherWeb
+import TetherWebTesting
 
 // The compiled companion of WebViews.md.
 enum WebViewsArticle {
@@ -36,23 +37,25 @@ enum WebViewsArticle {
   /// A stepper: − 3 +. Its ids derive from the one its container gives it, so they are stable
   /// from one render to the next and a change becomes a patch of one element.
   @MainActor
-  final class Stepper: WebView {
+  final class Stepper: WebScreen {
+    enum Action { case decrease, increase }
     private let model: QuantityViewModel
 
     init(_ model: QuantityViewModel) { self.model = model }
 
-    func render(id: String, in context: WebRenderContext) -> HTMLNode {
-      context.onClick("\(id).minus") { [model] in model.decreaseTapped() }
-      context.onClick("\(id).plus") { [model] in model.increaseTapped() }
-      var minus: [(name: String, value: String)] = [("aria-label", "Fewer")]
-      if !model.canDecrease { minus.append(("disabled", "")) }
-      return .element(
-        "div", id: id, [("class", "stepper")],
-        [
-          .element("button", id: "\(id).minus", minus, [.text("−")]),
-          .element("output", id: "\(id).value", [], [.text("\(model.quantity)")]),
-          .element("button", id: "\(id).plus", [("aria-label", "More")], [.text("+")]),
-        ])
+    var body: Markup<Action> {
+      div(.class("stepper")) {
+        button("−", .ariaLabel("Fewer"), .disabled(!model.canDecrease)).onClick(.decrease)
+        element("output") { "\(model.quantity)" }
+        button("+", .ariaLabel("More")).onClick(.increase)
+      }
+    }
+
+    func handle(_ action: Action, gesture: WebGesture?) {
+      switch action {
+      case .decrease: model.decreaseTapped()
+      case .increase: model.increaseTapped()
+      }
     }
   }
 
@@ -68,29 +71,12 @@ enum WebViewsArticle {
 
   @MainActor @Suite struct Checks {
     @Test func aClickOnTheStepperReachesTheViewModelAndComesBackAsAPatch() async throws {
-      let stack = ScreenStack<Destination>()
-      QuantityFlow().startFlow(on: stack)
-      let session = WebSession(
-        id: "docs", stack: stack, appTitle: "Shop", open: { _ in },
-        makeView: { screen in
-          switch screen.destination {
-          case .quantity(let model): Stepper(model)
-          }
-        })
-      let page = session.document(script: "/tether.js", style: "/tether.css")
-      let plus = try #require(
-        page.firstMatch(of: /id="([^"]*\.plus)"/).map { String($0.output.1) })
-      var sent: [String] = []
-      session.attach { sent.append($0) }
-      sent.removeAll()
-      let error = await session.receive(#"{"type":"click","id":"\#(plus)"}"#)
-      #expect(error == nil)
-      await expectEventually { sent.contains { $0.contains("2") } }
-      #expect(
-        stack.topScreen.map { screen in
-          if case .quantity(let model) = screen.destination { model.quantity } else { 0 }
-        } == 2)
-      _ = makeApp()
+      let page = try await WebTestPage(app: makeApp())
+      try await page.click(named: "More")
+      #expect(try page.text(".stepper output") == "2")
+      #expect(try page.element("button[aria-label=Fewer]")[attribute: "disabled"] == nil)
+      #expect(page.sent.last?.contains(#""2""#) == true, "the change went out as a patch")
+      page.close()
     }
   }
 }
