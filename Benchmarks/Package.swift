@@ -35,6 +35,7 @@ let package = Package(
         .product(name: "Gallery", package: "TetherExamples"),
         .product(name: "ShowcaseFlows", package: "TetherExamples"),
         .product(name: "ShowcaseWeb", package: "TetherExamples"),
+        .product(name: "Todos", package: "TetherExamples"),
         .product(name: "ShowcaseWebServer", package: "TetherExamples"),
         .product(name: "ShowcaseBrowser", package: "TetherExamples"),
         .product(name: "Hummingbird", package: "hummingbird"),

@@ -432,9 +432,12 @@ private func w5Bytes(_ bench: Bench, scenario: String) async {
   var sent: [String] = []
   _ = registry.attach(id, resync: false) { sent.append($0) }
   sent.removeAll()
-  guard let field = registry.session(id)?.fieldIDs.first(where: { $0.hasSuffix(".new") }) else {
+  guard let html = registry.session(id)?.document(script: "", style: ""),
+    let match = html.firstMatch(of: #/<input id="([^"]+)"[^>]*class="new-todo"/#)
+  else {
     invalid("\(scenario): no new-todo field")
   }
+  let field = String(match.1)
   let typed = ClientMessage.input(id: field, value: "x", sequence: 1).json
   if let error = await registry.receive(id, typed) { invalid("\(scenario): \(error)") }
   let down = sent.reduce(0) { $0 + webSocketFrameSize(payload: $1.utf8.count) }

@@ -107,6 +107,7 @@ if wants("W4") { await runW4(bench, keys: quick ? 40 : 200) }
 if wants("W5") { await runW5(bench, trials: quick ? 20 : 100) }
 if wants("W6") { await runW6(bench, gestures: quick ? 300 : 3_000) }
 if wants("W7") { await runW7(bench) }
+if wants("W8") { await runW8(bench) }
 print("\nchecksum \(bench.checksum)")
 if let jsonPath {
   do {

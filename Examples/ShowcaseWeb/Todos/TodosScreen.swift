@@ -21,6 +21,12 @@ final class TodosScreen: WebScreen {
 
   private let todos: TodoListViewModel
 
+  /// What a row shows: the row, and while it is edited, the edit field's text.
+  private struct RowKey: Hashable {
+    var row: TodoListViewModel.Row
+    var edit: String?
+  }
+
   init(_ todos: TodoListViewModel) {
     self.todos = todos
   }
@@ -47,7 +53,13 @@ final class TodosScreen: WebScreen {
           .onChange { .setAllCompleted($0) }
         label { "Mark all as complete" }.onClick(.setAllCompleted(!todos.allCompleted))
         ul(.class("todo-list")) {
-          ForEach(todos.rows) { row in item(row) }
+          ForEach(todos.rows) { row in
+            // A row is drawn again only when what it shows changes: a keystroke in the
+            // new-todo field draws none of them.
+            Cached(RowKey(row: row, edit: row.isEditing ? todos.editTitle.value : nil)) {
+              self.item(row)
+            }
+          }
         }
       }
       footer(.class("footer"), .hidden(todos.isEmpty)) {

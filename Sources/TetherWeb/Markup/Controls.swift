@@ -161,36 +161,75 @@ public func spacer<Action>() -> Markup<Action> {
 /// the version of the value it shows carry from render to render while the field stands.
 @MainActor
 final class MarkupStore {
-  private var fields: [String: AnyObject] = [:]
+  private var fields: [String: (state: AnyObject, generation: Int)] = [:]
 
   /// The state of the field `id`, or a new one from `make` if it has none or its state was
   /// made for another property.
   func state<State: FieldState>(
     _ id: String, for property: AnyObject, make: () -> State
   ) -> State {
-    if let state = fields[id] as? State, state.property === property { return state }
+    if let state = fields[id]?.state as? State, state.property === property {
+      fields[id]?.generation = generation
+      return state
+    }
     let state = make()
-    fields[id] = state
+    fields[id] = (state, generation)
     return state
   }
 
   /// The state of the field `id` that shows a value of each render (not a property): one per
   /// id while the field stands.
   func valueState(_ id: String, showing value: Bool) -> CheckboxState {
-    if let state = fields[id] as? CheckboxState, let shown = state.shown {
+    if let state = fields[id]?.state as? CheckboxState, let shown = state.shown {
       if shown.value != value { shown.value = value }
+      fields[id]?.generation = generation
       return state
     }
     let state = CheckboxState(showing: value)
-    fields[id] = state
+    fields[id] = (state, generation)
     return state
   }
 
-  /// Forgets the fields not in `ids` (gone from the page).
-  func keep(only ids: some Collection<String>) {
-    guard fields.count > ids.count || !fields.keys.allSatisfy(ids.contains) else { return }
-    let kept = Set(ids)
-    fields = fields.filter { kept.contains($0.key) }
+  /// Content of ``Cached(_:content:)`` as last rendered, by name: its key, its nodes, what
+  /// it registered, and the render that last used it.
+  private var cache: [String: (key: AnyHashable, kept: Kept, generation: Int)] = [:]
+  /// The fields of each cached content, by its name: kept while the content is.
+  private var cachedFields: [String: [String]] = [:]
+  private var generation = 0
+
+  /// Rendered content and the gestures it registered.
+  struct Kept {
+    var nodes: [HTMLNode]
+    var registered: WebRenderContext
+  }
+
+  /// The content named `name` as rendered for `key`, if it was.
+  func cached(_ name: String, key: AnyHashable) -> Kept? {
+    guard var entry = cache[name], entry.key == key else { return nil }
+    entry.generation = generation
+    cache[name] = entry
+    for id in cachedFields[name] ?? [] { fields[id]?.generation = generation }
+    return entry.kept
+  }
+
+  /// Keeps the content named `name`, rendered for `key`.
+  func keep(_ name: String, key: AnyHashable, nodes: [HTMLNode], registered: WebRenderContext) {
+    cache[name] = (key, Kept(nodes: nodes, registered: registered), generation)
+    let ids = registered.fieldIDs
+    cachedFields[name] = ids.isEmpty ? nil : ids
+  }
+
+  /// Ends a render: forgets the fields and the cached content it did not use (gone from the
+  /// page).
+  func endRender() {
+    if fields.contains(where: { $0.value.generation != generation }) {
+      fields = fields.filter { $0.value.generation == generation }
+    }
+    if cache.contains(where: { $0.value.generation != generation }) {
+      cache = cache.filter { $0.value.generation == generation }
+      cachedFields = cachedFields.filter { cache[$0.key] != nil }
+    }
+    generation &+= 1
   }
 }
 

@@ -37,6 +37,8 @@ public struct Markup<Action> {
     case keyed([(key: String, nodes: [Node])])
     /// A ``WebView`` placed in markup: it renders itself under the id it is given.
     case view(any WebView)
+    /// Content built and rendered again only when its key changes (``Cached(_:content:)``).
+    case cached(AnyHashable, () -> Markup<Action>)
   }
 
   var nodes: [Node]

@@ -96,10 +96,30 @@ public func ForEach<Data: Sequence, ID: Hashable, Action>(
 }
 
 extension HTMLNode {
-  /// The part of a ``ForEach(_:row:)`` row's element id that names its row: `k`, then the key with
-  /// every character but ASCII letters and digits written `_` and its code in hex. A row
+  /// The part of a ``ForEach(_:row:)`` row's element id that names its row: `k`, then the key
+  /// with every UTF-8 byte but ASCII letters and digits written `_` and two hex digits. A row
   /// that is one element has the id `<list's content id>.<this>`.
   public static func keySegment(_ key: String) -> String {
     "k" + idComponent(key)
   }
+}
+
+/// Content rendered again only when `key` changes: a list's row keyed by the row's value, so
+/// that a render in which the row is unchanged — a keystroke elsewhere — costs a comparison,
+/// not the row's markup, and the page's diff compares the very same tree.
+///
+/// ```swift
+/// ForEach(model.rows) { row in
+///   Cached(row) { item(row) }
+/// }
+/// ```
+///
+/// The key must hold everything the content shows: what `content` reads beside its key (a
+/// property of the view model) does not render it again while the key is unchanged. The
+/// content's gestures, focus and fields are kept with it.
+@MainActor
+public func Cached<Key: Hashable, Action>(
+  _ key: Key, @MarkupBuilder<Action> content: @escaping () -> Markup<Action>
+) -> Markup<Action> {
+  Markup(nodes: [.cached(AnyHashable(key), content)], isSingleExpression: true)
 }

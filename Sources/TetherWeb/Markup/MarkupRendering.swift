@@ -114,6 +114,24 @@ private struct MarkupRenderer<Action> {
         }
       }
     case .view(let view): output.append(view.render(id: name, in: context))
+    case .cached(let key, let build):
+      if let kept = context.store.cached(name, key: key) {
+        context.adopt(kept.registered)
+        output.append(contentsOf: kept.nodes)
+        return
+      }
+      let registered = WebRenderContext(store: context.store)
+      var renderer = MarkupRenderer(context: registered, dispatch: dispatch)
+      var rendered: [HTMLNode] = []
+      let content = build().nodes
+      if content.count == 1 {
+        renderer.node(content[0], name: name, into: &rendered)
+      } else {
+        renderer.nodes(content, base: name, into: &rendered)
+      }
+      context.adopt(registered)
+      context.store.keep(name, key: key, nodes: rendered, registered: registered)
+      output.append(contentsOf: rendered)
     }
   }
 

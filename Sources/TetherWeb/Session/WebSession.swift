@@ -82,7 +82,7 @@ public final class WebSession {
   }
 
   /// The ids of the fields (text fields, checkboxes) the page shows, as last rendered.
-  public var fieldIDs: [String] { context.fieldHandlers.keys.sorted() }
+  public var fieldIDs: [String] { context.fieldIDs.sorted() }
 
   /// The path the stack shows, such as `/gallery/photo/230200335`.
   public var path: String { presenter.path.description }
@@ -450,7 +450,7 @@ public final class WebSession {
   /// The page: a title bar with Back, the top screen, and the alert.
   func render() -> HTMLNode {
     let context = WebRenderContext(store: markupStore)
-    defer { markupStore.keep(only: context.fieldHandlers.keys) }
+    defer { markupStore.endRender() }
     let titles = presenter.titles
     let depth = titles.count
     var bar: [HTMLNode] = []

@@ -102,7 +102,9 @@ public final class WebRenderContext {
 
   /// The handler for a click on `id`, if one was registered in this render.
   public func clickHandler(for id: String) -> (() -> Void)? {
-    clickHandlers[id]
+    if let handler = clickHandlers[id] { return handler }
+    for context in adopted { if let handler = context.clickHandler(for: id) { return handler } }
+    return nil
   }
 
   /// What a field of the page answers: its edits, Enter, Escape, focus and blur.
@@ -166,32 +168,60 @@ public final class WebRenderContext {
   }
 
   /// The handlers registered in this render for the field `id`, if any.
-  public func fieldHandler(for id: String) -> FieldHandlers? { fieldHandlers[id] }
+  public func fieldHandler(for id: String) -> FieldHandlers? {
+    if let handlers = fieldHandlers[id] { return handlers }
+    for context in adopted { if let handlers = context.fieldHandler(for: id) { return handlers } }
+    return nil
+  }
+
+  /// The ids of every field registered in this render.
+  var fieldIDs: [String] {
+    Array(fieldHandlers.keys) + adopted.flatMap(\.fieldIDs)
+  }
+
+  /// What kept parts of the page registered when they were rendered (``WebRenderCache``,
+  /// `Cached` markup): looked up after this context's own, so that a render reusing a
+  /// thousand rows costs a thousand appends, not a thousand dictionary merges.
+  private var adopted: [WebRenderContext] = []
 
   /// Takes over what `other` registered: its handlers, and its focus if it set one.
   func adopt(_ other: WebRenderContext) {
-    clickHandlers.merge(other.clickHandlers) { $1 }
-    fieldHandlers.merge(other.fieldHandlers) { $1 }
-    doubleClickHandlers.merge(other.doubleClickHandlers) { $1 }
+    adopted.append(other)
     if let focus = other.focus { self.focus = focus }
   }
 
   /// The double-click handler registered in this render for `id`, if any.
-  public func doubleClickHandler(for id: String) -> (() -> Void)? { doubleClickHandlers[id] }
+  public func doubleClickHandler(for id: String) -> (() -> Void)? {
+    if let handler = doubleClickHandlers[id] { return handler }
+    for context in adopted {
+      if let handler = context.doubleClickHandler(for: id) { return handler }
+    }
+    return nil
+  }
 }
 
-/// Makes any text safe as part of an element id: letters and digits stay, anything else
-/// becomes `_` followed by its code in hex.
+/// Makes any text safe as part of an element id: ASCII letters and digits stay, every other
+/// byte of its UTF-8 becomes `_` and two hex digits.
 func idComponent(_ text: String) -> String {
-  var output = ""
-  for scalar in text.unicodeScalars {
-    if scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar) {
-      output.unicodeScalars.append(scalar)
+  func isKept(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+  }
+  let utf8 = text.utf8
+  guard !utf8.allSatisfy(isKept) else { return text }
+  let digits = Array("0123456789abcdef".utf8)
+  var output: [UInt8] = []
+  output.reserveCapacity(utf8.count * 3)
+  for byte in utf8 {
+    if isKept(byte) {
+      output.append(byte)
     } else {
-      output += "_" + String(scalar.value, radix: 16)
+      // Two digits for every byte: the encoding is one-to-one (`_12` is never two ids).
+      output += [UInt8(ascii: "_"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
     }
   }
-  return output
+  return String(decoding: output, as: UTF8.self)
 }
 
 /// Keeps the elements a view rendered, each with the key it was rendered for, so a render in
