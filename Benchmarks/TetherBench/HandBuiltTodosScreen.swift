@@ -6,7 +6,8 @@ import Todos
 /// TodoMVC's web screen as it was written before markup (at 956fa93): a hand-built tree with
 /// string ids, handlers registered by id, and a row cache — kept here as W8's baseline, so the
 /// markup screen is measured beside it in one run. Its toggles' flags are kept here (the view
-/// model no longer exports them).
+/// model no longer exports them), and its style element is left out (the markup screen's look
+/// is a style sheet file, not part of the page).
 ///
 /// TodoMVC on the web, in the template's markup and class names (`.todoapp`, `.new-todo`,
 /// `.toggle-all`, `.todo-list li.completed/.editing`, `.toggle`, `label`, `.destroy`, `.edit`,
@@ -89,7 +90,6 @@ final class HandBuiltTodosScreen: WebView {
     // the field: between the field and the list it would sit under the toggle-all arrow.
     let error = todos.errorMessage
     var sections: [HTMLNode] = [
-      .element("style", id: "\(id).style", [], [.text(Self.style)]),
       .element(
         "p", id: "\(id).error",
         [("class", "error"), ("role", "alert")] + (error == nil ? [("hidden", "")] : []),
@@ -215,59 +215,4 @@ final class HandBuiltTodosScreen: WebView {
       "footer", id: "\(id).footer",
       [("class", "footer")] + (todos.isEmpty ? [("hidden", "")] : []), parts)
   }
-
-  /// The template's look, written for this page: no child combinators or entities, since a
-  /// style element's text is written escaped.
-  static let style = """
-    .todoapp { background: #fff; color: #111; margin: 4.2rem 0 1rem; position: relative;
-      box-shadow: 0 2px 4px rgba(0,0,0,0.2), 0 25px 50px rgba(0,0,0,0.1); }
-    .todoapp h1 { position: absolute; top: -3.6rem; width: 100%; font-size: 3.5rem;
-      font-weight: 200; text-align: center; color: #b83f45; margin: 0; }
-    .todoapp .header { margin: 0; padding: 0; border: 0; }
-    .new-todo, .edit { width: 100%; font: inherit; font-size: 1.4rem; line-height: 1.4em;
-      border: 0; padding: 0.9rem 1rem 0.9rem 3.6rem; box-sizing: border-box; color: inherit;
-      background: rgba(0,0,0,0.003); box-shadow: inset 0 -2px 1px rgba(0,0,0,0.03); }
-    .new-todo::placeholder { font-style: italic; color: #767676; }
-    .todoapp .main { position: relative; border-top: 1px solid #e6e6e6; }
-    .toggle-all { position: absolute; opacity: 0; width: 1px; height: 1px; }
-    .toggle-all + label { position: absolute; top: -3.4rem; left: 0; width: 3.4rem;
-      height: 3.4rem; font-size: 0; display: flex; align-items: center; justify-content: center;
-      cursor: pointer; }
-    .toggle-all + label::before { content: "❯"; font-size: 1.4rem; color: #767676;
-      transform: rotate(90deg); }
-    .toggle-all:checked + label::before { color: #111; }
-    .toggle-all:focus-visible + label { outline: 2px solid #b83f45; }
-    .todo-list { margin: 0; padding: 0; list-style: none; }
-    .todo-list li { position: relative; font-size: 1.4rem; border-bottom: 1px solid #ededed; }
-    .todo-list li .view { display: flex; align-items: center; }
-    .todo-list li .toggle { width: 1.6rem; height: 1.6rem; margin: 0 0.9rem 0 1rem;
-      accent-color: #3a7d5c; flex: none; }
-    .todo-list li label { flex: 1; padding: 0.9rem 0.5rem; word-break: break-all;
-      line-height: 1.2; }
-    .todo-list li.completed label { color: #767676; text-decoration: line-through; }
-    .todo-list li .destroy { border: 0; background: none; font-size: 1.6rem; color: #af5b5e;
-      width: 2.6rem; height: 2.6rem; margin-right: 0.5rem; cursor: pointer; opacity: 0; }
-    .todo-list li .destroy::after { content: "×"; }
-    .todo-list li:hover .destroy, .todo-list li .destroy:focus { opacity: 1; }
-    .todo-list li.editing .view { display: none; }
-    .todo-list li .edit { padding-left: 3.6rem; border: 1px solid #999; }
-    .todoapp .footer { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center;
-      justify-content: space-between; padding: 0.6rem 1rem; color: #595959; font-size: 0.9rem;
-      border-top: 1px solid #e6e6e6; }
-    .filters { display: flex; gap: 0.3rem; margin: 0; padding: 0; list-style: none; }
-    .filters a { color: inherit; text-decoration: none; padding: 0.15rem 0.45rem;
-      border: 1px solid transparent; border-radius: 3px; }
-    .filters a:hover { border-color: #e8bdbd; }
-    .filters a.selected { border-color: #ce4646; }
-    .clear-completed { border: 0; background: none; color: inherit; font: inherit;
-      cursor: pointer; }
-    .clear-completed:hover { text-decoration: underline; }
-    .todoapp .error { color: #b00020; padding: 0.5rem 1rem; margin: 0; }
-    .todoapp [hidden] { display: none; }
-    @media (prefers-color-scheme: dark) {
-      .todoapp { background: #1c1c21; color: #f2f2f7; }
-      .todo-list li { border-bottom-color: #2c2c33; }
-      .todo-list li.completed label, .new-todo::placeholder, .todoapp .footer { color: #a0a0a8; }
-    }
-    """
 }

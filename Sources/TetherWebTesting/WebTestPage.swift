@@ -268,21 +268,9 @@ public final class WebTestPage {
   }
 
   /// Returns once the observations a change has scheduled so far — the page's re-render
-  /// among them — have run: a change made now re-runs its own observation in the main
-  /// actor's next flush, after every run scheduled before it.
+  /// among them — have run (``flushObservations()``).
   public func settle() async {
-    let marker = MutableProperty(0)
-    var runs = 0
-    let (flushed, flush) = AsyncStream.makeStream(of: Void.self)
-    let token = observe {
-      _ = marker.value
-      runs += 1
-      if runs == 2 { flush.yield() }
-    }
-    marker.value = 1
-    var iterator = flushed.makeAsyncIterator()
-    await iterator.next()
-    token.cancel()
+    await flushObservations()
   }
 
   /// Waits (up to `timeout`) until an element matches `selector`.
@@ -318,4 +306,24 @@ public final class WebTestPage {
     if let refusal = await session.receive(json) { throw Failure.refused(refusal) }
   }
 
+}
+
+/// Returns once the main actor's observations scheduled so far have run: a change made now
+/// re-runs its own observation in the main actor's next flush, after every run scheduled
+/// before it. A positive signal for "the re-render a change caused has happened", where a test
+/// would otherwise wait a fixed number of turns.
+@MainActor
+public func flushObservations() async {
+  let marker = MutableProperty(0)
+  var runs = 0
+  let (flushed, flush) = AsyncStream.makeStream(of: Void.self)
+  let token = observe {
+    _ = marker.value
+    runs += 1
+    if runs == 2 { flush.yield() }
+  }
+  marker.value = 1
+  var iterator = flushed.makeAsyncIterator()
+  await iterator.next()
+  token.cancel()
 }

@@ -4,6 +4,7 @@ import Testing
 import Tether
 import TetherFlow
 import TetherTesting
+import TetherWebTesting
 
 @testable import TetherWeb
 
@@ -547,20 +548,8 @@ enum HTMLEntityDecoding {
     await session.receive(#"{"type":"input","id":"s1.row0.edit","value":"a","seq":1}"#)
     #expect(view.text.value == "a")
     #expect(session.renders == before + 1, "the round trip renders")
-    // A change made after the keystroke re-runs its own observation in the main actor's next
-    // flush, after any run the keystroke scheduled: once it has run, so has the session's.
-    let marker = MutableProperty(0)
-    var runs = 0
-    let (flushed, flush) = AsyncStream.makeStream(of: Void.self)
-    let token = observe {
-      _ = marker.value
-      runs += 1
-      if runs == 2 { flush.yield() }
-    }
-    marker.value = 1
-    var iterator = flushed.makeAsyncIterator()
-    await iterator.next()
-    token.cancel()
+    // Once the observations the keystroke scheduled have run, so has the session's.
+    await flushObservations()
     #expect(session.renders == before + 1, "the flush did not render the keystroke again")
   }
 }

@@ -21,20 +21,12 @@ extension EndToEnd {
     /// Runs one case on `/todos` of a fresh showcase in a fresh browser, once the app is
     /// visible and loaded (`ensureAppIsVisibleAndLoaded`).
     private func withPage(_ body: (TodoMVCPage) async throws -> Void) async throws {
-      let showcase = try await WebShowcase()
-      let browser = try await Browser(width: 1000, height: 900)
-      do {
+      try await withShowcaseInBrowser(width: 1000, height: 900) { showcase, browser in
         let page = TodoMVCPage(browser: browser, url: showcase.url + "/todos")
         try await browser.open(page.url)
         try await page.ensureAppIsVisibleAndLoaded()
         try await body(page)
-      } catch {
-        await browser.quit()
-        _ = await showcase.stop()
-        throw error
       }
-      await browser.quit()
-      _ = await showcase.stop()
     }
 
     private func createStandardItems(_ page: TodoMVCPage) async throws {
@@ -437,7 +429,17 @@ struct TodoMVCPage {
   func editItem(at index: Int, _ text: String) async throws {
     let field = try await browser.waitForElement(itemCss(index, " input.edit"))
     let erase = String(repeating: WebDriverKey.backspace + WebDriverKey.delete, count: 50)
-    try await browser.sendKeys(erase + text, to: field)
+    do {
+      try await browser.sendKeys(erase + text, to: field)
+    } catch WebDriverError.webDriver(let code, _)
+      where code == "stale element reference"
+      && (text.hasSuffix(WebDriverKey.enter) || text.hasSuffix(WebDriverKey.escape))
+    {
+      // The last key ended the edit, and the server's answer removed the field (or its row)
+      // before chromedriver had finished with it: in a page that answers keys itself that
+      // happens within the key's own event, here a round trip later. What the key did is
+      // what the case's assertions check next.
+    }
   }
 
   /// `doubleClickItemAtIndex`: a synthetic `dblclick` on the item's label.
@@ -548,9 +550,7 @@ extension EndToEnd {
     }
 
     @Test func noElementTheTodosPageWasServedWithIsReplacedOnConnectOrReconnect() async throws {
-      let showcase = try await WebShowcase()
-      let browser = try await Browser(width: 1000, height: 900)
-      do {
+      try await withShowcaseInBrowser(width: 1000, height: 900) { showcase, browser in
         try await browser.runOnEveryNewDocument(Self.recorder)
         try await browser.open(showcase.url + "/todos")
         let page = TodoMVCPage(browser: browser, url: showcase.url + "/todos")
@@ -582,13 +582,7 @@ extension EndToEnd {
             == true)
         try await page.enterItem("feed the cat")
         try await page.assertItems(["buy some cheese", "feed the cat"])
-      } catch {
-        await browser.quit()
-        _ = await showcase.stop()
-        throw error
       }
-      await browser.quit()
-      _ = await showcase.stop()
     }
   }
 }

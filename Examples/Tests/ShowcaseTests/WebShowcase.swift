@@ -82,3 +82,21 @@ final class WebShowcase: @unchecked Sendable {
     return nil
   }
 }
+
+/// Runs `body` with a fresh showcase (`showcase --web`, a fresh data folder) and a fresh
+/// headless Chromium, and stops both however `body` ends.
+func withShowcaseInBrowser(
+  width: Int = 390, height: Int = 844, _ body: (WebShowcase, Browser) async throws -> Void
+) async throws {
+  let showcase = try await WebShowcase()
+  let browser = try await Browser(width: width, height: height)
+  do {
+    try await body(showcase, browser)
+  } catch {
+    await browser.quit()
+    _ = await showcase.stop()
+    throw error
+  }
+  await browser.quit()
+  _ = await showcase.stop()
+}
