@@ -579,9 +579,11 @@ extension EndToEnd {
         "figure: heap left per server-closed socket, 2 s after the last: showcase \(showcasePerSocket) B, Hummingbird alone \(barePerSocket) B"
       )
       // Hummingbird's share shrinks as its sockets' last timers end (by hand: about 2.2 KB
-      // after 2 s, 1.2 KB after 20 s, for both alike); the showcase adds nothing measurable.
+      // after 2 s, 1.2 KB after 20 s, for both alike). The showcase's own is small and does not
+      // grow with the sockets: 67 to 175 B more than Hummingbird alone in nine runs on
+      // 2026-11-27 (of this code and of 956fa93's), so the bound leaves room for that spread.
       #expect(
-        showcasePerSocket <= barePerSocket + 150,
+        showcasePerSocket <= barePerSocket + 300,
         "the showcase keeps \(showcasePerSocket) B per closed socket, Hummingbird alone \(barePerSocket) B"
       )
       #expect(try Self.stats(port: showcase.port).sessions == 0)
