@@ -215,12 +215,17 @@ public final class Browser: @unchecked Sendable {
 
   /// Waits (polling every 50 ms, at most `seconds`) for an element matching `selector`.
   public func waitForElement(_ selector: String, seconds: Double = 3) async throws -> Element {
-    let deadline = Date().addingTimeInterval(seconds)
-    repeat {
-      if let element = try await find(selector) { return element }
-      try await Task.sleep(for: .milliseconds(50))
-    } while Date() < deadline
-    throw WebDriverError.noElement(selector: selector)
+    var found: Element?
+    do {
+      try await waitUntil(selector, seconds: seconds) {
+        found = try await find(selector)
+        return found != nil
+      }
+    } catch WebDriverError.timedOut {
+      throw WebDriverError.noElement(selector: selector)
+    }
+    guard let found else { throw WebDriverError.noElement(selector: selector) }
+    return found
   }
 
   /// Clicks `element` (WebDriver's element click: scrolled into view, at its centre, refused

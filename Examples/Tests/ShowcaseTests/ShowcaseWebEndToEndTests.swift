@@ -26,17 +26,7 @@ extension EndToEnd {
     private func withShowcase(
       _ body: (WebShowcase, Browser) async throws -> Void
     ) async throws {
-      let showcase = try await WebShowcase()
-      let browser = try await Browser()
-      do {
-        try await body(showcase, browser)
-      } catch {
-        await browser.quit()
-        _ = await showcase.stop()
-        throw error
-      }
-      await browser.quit()
-      _ = await showcase.stop()
+      try await withShowcaseInBrowser(body)
     }
 
     private func title(_ browser: Browser) async throws -> String {

@@ -13,21 +13,13 @@ extension EndToEnd {
     private func withTodos(
       _ body: (WebShowcase, Browser) async throws -> Void
     ) async throws {
-      let showcase = try await WebShowcase()
-      let browser = try await Browser(width: 800, height: 900)
-      do {
+      try await withShowcaseInBrowser(width: 800, height: 900) { showcase, browser in
         try await browser.open(showcase.url + "/todos")
         try await browser.waitUntil("the new-todo field") {
           try await browser.count(".todoapp .new-todo") == 1
         }
         try await body(showcase, browser)
-      } catch {
-        await browser.quit()
-        _ = await showcase.stop()
-        throw error
       }
-      await browser.quit()
-      _ = await showcase.stop()
     }
 
     private func add(_ titles: [String], _ browser: Browser) async throws {
