@@ -93,6 +93,10 @@ public class ObservationToken: Hashable {
   /// within a message's round trip without rendering the same change twice.
   package func runNow() {}
 
+  /// Whether an `observe { }` run is owed: something its latest run read has changed, and the
+  /// actor's next flush will run it. `false` for every other token.
+  package var needsRun: Bool { false }
+
   /// Ends the observation. Calling it again does nothing.
   ///
   /// Cancelling from inside a delivery is safe: the cancelled observer receives nothing after

@@ -21,12 +21,6 @@ final class TodosScreen: WebScreen {
 
   private let todos: TodoListViewModel
 
-  /// What a row shows: the row, and while it is edited, the edit field's text.
-  private struct RowKey: Hashable {
-    var row: TodoListViewModel.Row
-    var edit: String?
-  }
-
   init(_ todos: TodoListViewModel) {
     self.todos = todos
   }
@@ -54,11 +48,9 @@ final class TodosScreen: WebScreen {
         label { "Mark all as complete" }.onClick(.setAllCompleted(!todos.allCompleted))
         ul(.class("todo-list")) {
           ForEach(todos.rows) { row in
-            // A row is drawn again only when what it shows changes: a keystroke in the
-            // new-todo field draws none of them.
-            Cached(RowKey(row: row, edit: row.isEditing ? todos.editTitle.value : nil)) {
-              self.item(row)
-            }
+            // A row is drawn again only when it changes. A keystroke draws none: a field
+            // observes its text alone.
+            Cached(row) { self.item(row) }
           }
         }
       }

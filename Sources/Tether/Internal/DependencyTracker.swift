@@ -175,6 +175,10 @@ internal final class TrackerToken: ObservationToken {
   override func runNow() {
     tracker.run()
   }
+
+  override var needsRun: Bool {
+    tracker.isDirty
+  }
 }
 
 /// Runs `body` with no `observe { }` run tracking the reads on this thread: what it reads

@@ -97,8 +97,19 @@ public enum HTMLNode: Equatable, Sendable {
   ///   - id: The element.
   /// - Returns: The changed tree.
   func setting(_ changes: [(name: String, value: String?)], onElement id: String) -> HTMLNode {
-    guard case .element(var element) = self else { return self }
-    if element.id == id {
+    var copy = self
+    copy.setAttributes(changes, onElement: id)
+    return copy
+  }
+
+  /// Sets the element `id`'s attributes in place: each name to its value, or removed for
+  /// `nil`. Nothing changes when no element has that id.
+  mutating func setAttributes(
+    _ changes: [(name: String, value: String?)], onElement id: String
+  ) {
+    updateElement(id) { node in
+      guard case .element(var element) = node else { return }
+      node = .text("")
       for (name, value) in changes {
         let index = element.attributes.firstIndex { $0.name == name }
         switch (index, value) {
@@ -108,19 +119,62 @@ public enum HTMLNode: Equatable, Sendable {
         case (nil, nil): break
         }
       }
-      return .element(element)
+      node = .element(element)
     }
-    var changed = false
-    for index in element.children.indices {
-      guard case .element = element.children[index] else { continue }
-      let child = element.children[index].setting(changes, onElement: id)
-      if child != element.children[index] {
-        element.children[index] = child
-        changed = true
-        break
-      }
+  }
+
+  /// Changes the element `id` in place with `change`, and returns whether the tree has it.
+  ///
+  /// The search follows the ids markup gives (a child's id extends its parent's: `s1.2`,
+  /// `s1.2.0`, `s1.2a.1`), so finding a field in a page of a thousand rows walks one branch,
+  /// not the page; elements whose ids do not extend their parent's are searched after.
+  /// The tree is changed in place: the elements on the way are not copied.
+  ///
+  /// - Parameters:
+  ///   - id: The element.
+  ///   - change: What to do to it.
+  /// - Returns: Whether an element with that id was found (and changed).
+  @discardableResult
+  mutating func updateElement(_ id: String, _ change: (inout HTMLNode) -> Void) -> Bool {
+    guard case .element(var element) = self else { return false }
+    if element.id == id {
+      change(&self)
+      return true
     }
-    return changed ? .element(element) : self
+    // Let go of this node's reference, so the children are changed where they are.
+    self = .text("")
+    defer { self = .element(element) }
+    for index in element.children.indices where element.children[index].mayContain(id) {
+      if element.children[index].updateElement(id, change) { return true }
+    }
+    for index in element.children.indices where !element.children[index].mayContain(id) {
+      if element.children[index].updateElement(id, change) { return true }
+    }
+    return false
+  }
+
+  /// Whether this element's id is one that `id` extends: `id` begins with it, and goes on with
+  /// `.` or a branch letter, not a digit (`s1.1` may contain `s1.1.0`, not `s1.10`).
+  private func mayContain(_ id: String) -> Bool {
+    guard case .element(let element) = self, !element.id.isEmpty else { return false }
+    let own = element.id.utf8
+    let target = id.utf8
+    guard target.count > own.count, target.starts(with: own) else { return false }
+    let next = target[target.index(target.startIndex, offsetBy: own.count)]
+    return !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next)
+  }
+
+  /// The element `id`, if the tree has it (found as ``updateElement(_:_:)`` finds it).
+  func element(withID id: String) -> HTMLNode? {
+    guard case .element(let element) = self else { return nil }
+    if element.id == id { return self }
+    for child in element.children where child.mayContain(id) {
+      if let found = child.element(withID: id) { return found }
+    }
+    for child in element.children where !child.mayContain(id) {
+      if let found = child.element(withID: id) { return found }
+    }
+    return nil
   }
 
   /// A digest of the node's HTML: 16 hex digits of its 64-bit FNV-1a hash. The same tree has

@@ -209,6 +209,7 @@ final class MarkupStore {
     entry.generation = generation
     cache[name] = entry
     for id in cachedFields[name] ?? [] { fields[id]?.generation = generation }
+    for id in cachedComponents[name] ?? [] { components[id]?.generation = generation }
     return entry.kept
   }
 
@@ -217,19 +218,78 @@ final class MarkupStore {
     cache[name] = (key, Kept(nodes: nodes, registered: registered), generation)
     let ids = registered.fieldIDs
     cachedFields[name] = ids.isEmpty ? nil : ids
+    let names = registered.componentNames
+    cachedComponents[name] = names.isEmpty ? nil : names
   }
 
-  /// Ends a render: forgets the fields and the cached content it did not use (gone from the
-  /// page).
+  /// Ends a render: forgets the fields, components and cached content it did not use (gone
+  /// from the page).
   func endRender() {
+    isRendering = false
     if fields.contains(where: { $0.value.generation != generation }) {
       fields = fields.filter { $0.value.generation == generation }
     }
     if cache.contains(where: { $0.value.generation != generation }) {
       cache = cache.filter { $0.value.generation == generation }
       cachedFields = cachedFields.filter { cache[$0.key] != nil }
+      cachedComponents = cachedComponents.filter { cache[$0.key] != nil }
+    }
+    if components.contains(where: { $0.value.generation != generation }) {
+      for (_, entry) in components where entry.generation != generation { entry.state.cancel() }
+      components = components.filter { $0.value.generation == generation }
     }
     generation &+= 1
+  }
+
+  /// Starts a render of the whole page: components rendered in it tell no one.
+  func beginRender() {
+    isRendering = true
+  }
+
+  /// Whether a render of the whole page is under way.
+  private(set) var isRendering = false
+
+  /// The components, by name, with the render that last used each.
+  private var components: [String: (state: ComponentState, generation: Int)] = [:]
+  /// The components of each cached content, by its name: kept while the content is.
+  private var cachedComponents: [String: [String]] = [:]
+
+  /// Told when a component was rendered again alone, with its element before.
+  var onComponentChange: ((ComponentState, HTMLNode) -> Void)?
+
+  /// The component named `name`, kept from render to render, or a new one.
+  func component(_ name: String, caches: [String]) -> ComponentState {
+    if let state = components[name]?.state {
+      components[name]?.generation = generation
+      return state
+    }
+    let state = ComponentState(name: name, caches: caches, store: self)
+    components[name] = (state, generation)
+    return state
+  }
+
+  /// The component named `name`, if the page has one.
+  func existingComponent(_ name: String) -> ComponentState? {
+    components[name]?.state
+  }
+
+  /// Renders now every component whose reads changed since its last render, each alone.
+  func runDirtyComponents() {
+    guard !components.isEmpty else { return }
+    for (_, entry) in components where entry.state.needsRun { entry.state.runIfNeeded() }
+  }
+
+  /// A component was rendered again alone: the kept renders of the content around it are out
+  /// of date, and the session patches the page.
+  func componentChanged(_ component: ComponentState, from old: HTMLNode) {
+    for name in component.caches { cache[name] = nil }
+    onComponentChange?(component, old)
+  }
+
+  /// Ends every component's observation, for a session that closes.
+  func cancelAll() {
+    for (_, entry) in components { entry.state.cancel() }
+    components = [:]
   }
 }
 

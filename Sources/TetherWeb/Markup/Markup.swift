@@ -39,6 +39,8 @@ public struct Markup<Action> {
     case view(any WebView)
     /// Content built and rendered again only when its key changes (``Cached(_:content:)``).
     case cached(AnyHashable, () -> Markup<Action>)
+    /// Content that observes its own reads and is rendered again alone (``Component(_:)``).
+    case component(() -> Markup<Action>)
   }
 
   var nodes: [Node]
@@ -95,6 +97,11 @@ enum MarkupField<Action> {
   case checkbox(Property<Bool>, ((Bool) -> Action)?)
   /// A checkbox that shows the value of this render and sends an action for each tick.
   case value(Bool, ((Bool) -> Action)?)
+
+  /// Whether the field shows a property (which it then observes on its own).
+  var isBoundToProperty: Bool {
+    if case .value = self { false } else { true }
+  }
 }
 
 /// An attribute of an element: a name and a value, or a flag (`hidden`, `disabled`) that is

@@ -68,12 +68,7 @@ extension Markup {
     id: String, in context: WebRenderContext, dispatch: @escaping (Action) -> Void
   ) -> HTMLNode {
     var renderer = MarkupRenderer(context: context, dispatch: dispatch)
-    if nodes.count == 1, case .element(let element) = nodes[0] {
-      return renderer.element(element, id: id)
-    }
-    var children: [HTMLNode] = []
-    renderer.nodes(nodes, base: id, into: &children)
-    return .element("div", id: id, [], children)
+    return renderer.single(nodes, id: id)
   }
 }
 
@@ -81,10 +76,44 @@ extension Markup {
 private struct MarkupRenderer<Action> {
   let context: WebRenderContext
   let dispatch: (Action) -> Void
+  /// The names of the ``Cached(_:content:)`` contents being built around this point.
+  let caches: [String]
 
-  init(context: WebRenderContext, dispatch: @escaping (Action) -> Void) {
+  init(
+    context: WebRenderContext, dispatch: @escaping (Action) -> Void, caches: [String] = []
+  ) {
     self.context = context
     self.dispatch = dispatch
+    self.caches = caches
+  }
+
+  /// `nodes` as the one element `id`: a single element takes the id, more are wrapped in a
+  /// `div` that does.
+  mutating func single(
+    _ nodes: [Markup<Action>.Node], id: String, className: String? = nil
+  ) -> HTMLNode {
+    if nodes.count == 1, case .element(let element) = nodes[0] {
+      return self.element(element, id: id)
+    }
+    var children: [HTMLNode] = []
+    self.nodes(nodes, base: id, into: &children)
+    return .element("div", id: id, className.map { [("class", $0)] } ?? [], children)
+  }
+
+  /// Renders a component named `name`: its own observation renders it, now and whenever what
+  /// it read changes.
+  func component(name: String, _ render: @escaping (inout MarkupRenderer) -> HTMLNode) -> HTMLNode {
+    let component = context.store.component(name, caches: caches)
+    let dispatch = self.dispatch
+    let caches = self.caches
+    component.render = { registered in
+      var renderer = MarkupRenderer(context: registered, dispatch: dispatch, caches: caches)
+      return render(&renderer)
+    }
+    let node = component.renderInPlace()
+    context.ownComponents.append(name)
+    context.adopt(component.registered, live: true)
+    return node
   }
 
   /// Renders `nodes`, the content numbered under `base`, into `output`.
@@ -100,7 +129,19 @@ private struct MarkupRenderer<Action> {
   /// is named under it.
   mutating func node(_ node: Markup<Action>.Node, name: String, into output: inout [HTMLNode]) {
     switch node {
-    case .element(let element): output.append(self.element(element, id: name))
+    case .element(let element):
+      if element.field?.isBoundToProperty == true {
+        // A field bound to a property observes it alone: a keystroke renders the field, not
+        // the page.
+        output.append(component(name: name) { $0.element(element, id: name) })
+      } else {
+        output.append(self.element(element, id: name))
+      }
+    case .component(let build):
+      output.append(
+        component(name: name) { renderer in
+          renderer.single(build().nodes, id: name, className: "tether-component")
+        })
     case .text(let text): output.append(.text(text))
     case .list(let children): nodes(children, base: name, into: &output)
     case .branch(let branch, let children): nodes(children, base: name + branch, into: &output)
@@ -121,7 +162,8 @@ private struct MarkupRenderer<Action> {
         return
       }
       let registered = WebRenderContext(store: context.store)
-      var renderer = MarkupRenderer(context: registered, dispatch: dispatch)
+      var renderer = MarkupRenderer(
+        context: registered, dispatch: dispatch, caches: caches + [name])
       var rendered: [HTMLNode] = []
       let content = build().nodes
       if content.count == 1 {

@@ -78,6 +78,9 @@ public final class WebSession {
     self.open = open
     self.resumeSigner = resumeSigner
     presenter = ScreenPresenter(stack: stack, makeView: makeView)
+    markupStore.onComponentChange = { [weak self] component, old in
+      self?.componentChanged(component, from: old)
+    }
     renderToken = observe { [weak self] in self?.renderAndSend() }
   }
 
@@ -183,12 +186,12 @@ public final class WebSession {
     pageTree = tree
     sentPath = presenter.path.description
     sentTitle = pageTitle
-    sentFocus = context.focus
+    sentFocus = context.requestedFocus
     let html = tree.html
     var attributes = " data-secret=\"\(HTMLEscaping.attribute(secret))\""
     attributes += " data-shown=\"\(Self.shownDigest(of: tree))\""
     if !base.isEmpty { attributes += " data-base=\"\(HTMLEscaping.attribute(base))\"" }
-    if let focus = context.focus {
+    if let focus = context.requestedFocus {
       attributes += " data-focus=\"\(HTMLEscaping.attribute(focus))\""
     }
     if let signer = resumeSigner ?? pageSigner {
@@ -269,6 +272,7 @@ public final class WebSession {
     settling?.cancel()
     settling = nil
     send = nil
+    markupStore.cancelAll()
     presenter.release()
   }
 
@@ -303,13 +307,13 @@ public final class WebSession {
       // The result goes out now, not after the next scheduled re-render: the page updates
       // within the round trip. The render is the observation's own run, so the change is
       // rendered once.
-      if refusal == nil { renderNow() }
+      if refusal == nil { flushNow(after: envelope.messages) }
       return refusal
     }
     // A gesture sent again after a reconnect that this session has handled: only its
     // acknowledgement is owed.
     guard number > handledGesture else {
-      renderNow()
+      flushNow(after: envelope.messages)
       return nil
     }
     handledGesture = number
@@ -319,14 +323,87 @@ public final class WebSession {
     acknowledgeWhenSettled()
     // The result, and the acknowledgement if it is due, go out now (a refused gesture
     // changed nothing, but is acknowledged all the same).
-    renderNow()
+    flushNow(after: envelope.messages)
     return refusal
   }
 
-  /// Renders and sends now, as the render observation's run: a change this render shows is
-  /// not rendered again by the run the observation had scheduled for it.
-  private func renderNow() {
-    if let renderToken { renderToken.runNow() } else { renderAndSend() }
+  /// Renders what a message changed and sends it now, in one message, as the observations'
+  /// own runs (a change rendered here is not rendered again by the run scheduled for it): the
+  /// page, if anything it reads changed, else each component whose reads did — a keystroke
+  /// renders its field alone. The acknowledgement and the resume token go with it when due.
+  private func flushNow(after messages: [ClientMessage] = []) {
+    batching = true
+    // An edit renders its field again even if the model did not change (an edit refused as
+    // late is answered with the model's value); a field that is no component of its own, and
+    // any other gesture, render the page: a view may keep state the session cannot observe.
+    var edited: [ComponentState] = []
+    var renderPage = false
+    for message in messages {
+      switch message {
+      case .input(let id, _, _), .check(let id, _, _, _):
+        if let component = markupStore.existingComponent(id) {
+          edited.append(component)
+        } else {
+          renderPage = true
+        }
+      default: renderPage = true
+      }
+    }
+    if let renderToken, renderPage || renderToken.needsRun {
+      renderToken.runNow()
+    } else if renderToken == nil, renderPage {
+      renderAndSend()
+    }
+    for component in edited { component.runNow() }
+    markupStore.runDirtyComponents()
+    batching = false
+    let patches = pendingPatches
+    let redrawn = pendingRedrawn
+    pendingPatches = []
+    pendingRedrawn = false
+    sendUpdate(patches, redrawn: redrawn)
+  }
+
+  /// While ``flushNow()`` renders: patches wait in ``pendingPatches`` to go out as one message.
+  private var batching = false
+  private var pendingPatches: [HTMLPatch] = []
+  private var pendingRedrawn = false
+
+  /// A component was rendered again alone: its element replaces the one the page has, and the
+  /// difference goes out.
+  private func componentChanged(_ component: ComponentState, from old: HTMLNode) {
+    // A page not yet told of its whole tree (served, not connected) gets the whole render
+    // when it connects.
+    guard send != nil, pageTree != nil else { return }
+    var shown: HTMLNode?
+    let found =
+      pageTree?.updateElement(component.name) { node in
+        shown = node
+        node = component.node
+      } ?? false
+    guard found, let shown else {
+      // The page does not show it where the session thought: render the whole page.
+      renderToken?.runNow()
+      return
+    }
+    let patches = withNewestEdits(HTMLPatch.diff(from: shown, to: component.node))
+    if batching {
+      pendingPatches += patches
+    } else {
+      sendUpdate(patches, redrawn: false)
+    }
+  }
+
+  /// The patches with each field's value sent with the newest of its edits this session has
+  /// seen, whatever the view rendered: the page applies it unless it has typed since.
+  private func withNewestEdits(_ patches: [HTMLPatch]) -> [HTMLPatch] {
+    guard !fieldAcks.isEmpty else { return patches }
+    return patches.map { patch in
+      guard case .value(let id, let value, let acknowledged) = patch,
+        let seen = fieldAcks[id], seen > acknowledged
+      else { return patch }
+      return .value(id: id, value: value, acknowledged: seen)
+    }
   }
 
   private func handleAll(_ messages: [ClientMessage]) async -> WebSessionError? {
@@ -352,7 +429,7 @@ public final class WebSession {
         self.settledGesture = max(self.settledGesture, target)
         let done = self.handledGesture == target
         if done { self.settling = nil }
-        self.renderAndSend()
+        self.flushNow()
         if done { return }
       }
     }
@@ -425,7 +502,7 @@ public final class WebSession {
     _ attributes: [(name: String, value: String?)], on id: String, edit sequence: Int
   ) {
     fieldAcks[id] = max(fieldAcks[id] ?? 0, sequence)
-    pageTree = pageTree?.setting(attributes + [("data-ack", "\(sequence)")], onElement: id)
+    pageTree?.setAttributes(attributes + [("data-ack", "\(sequence)")], onElement: id)
   }
 
   /// The refusal of a gesture on the screen behind an open alert, if it is one.
@@ -450,6 +527,7 @@ public final class WebSession {
   /// The page: a title bar with Back, the top screen, and the alert.
   func render() -> HTMLNode {
     let context = WebRenderContext(store: markupStore)
+    markupStore.beginRender()
     defer { markupStore.endRender() }
     let titles = presenter.titles
     let depth = titles.count
@@ -499,38 +577,45 @@ public final class WebSession {
   private func renderAndSend() {
     renders &+= 1
     let tree = render()
-    guard let send else { return }
-    let path = presenter.path.description
-    let title = pageTitle
+    guard send != nil else { return }
     if pageTree == nil, let shown = pageShown {
       pageShown = nil
       // The page shows this very render (it was served it, by this server or another): it
       // keeps its elements, its focus and its address, and only what else is due goes out.
       if Self.shownDigest(of: tree) == shown {
         pageTree = tree.removingAttributes(Self.perSessionAttributes)
-        sentPath = path
-        sentTitle = title
-        sentFocus = context.focus
+        sentPath = presenter.path.description
+        sentTitle = pageTitle
+        sentFocus = context.requestedFocus
       }
     }
-    var message = ServerMessage(patches: [], path: nil, title: nil)
+    let patches: [HTMLPatch]
+    let redrawn = pageTree == nil
     if let pageTree {
-      // A field's value goes with the newest of its edits this session has seen, whatever the
-      // view rendered: the page applies it unless it has typed since.
-      message.patches = HTMLPatch.diff(from: pageTree, to: tree).map { patch in
-        guard case .value(let id, let value, let acknowledged) = patch,
-          let seen = fieldAcks[id], seen > acknowledged
-        else { return patch }
-        return .value(id: id, value: value, acknowledged: seen)
-      }
+      patches = withNewestEdits(HTMLPatch.diff(from: pageTree, to: tree))
     } else {
-      message.patches = [.replace(id: "app", html: tree.html)]
+      patches = [.replace(id: "app", html: tree.html)]
     }
+    pageTree = tree
+    if batching {
+      pendingPatches += patches
+      pendingRedrawn = pendingRedrawn || redrawn
+    } else {
+      sendUpdate(patches, redrawn: redrawn)
+    }
+  }
 
+  /// Sends `patches` with whatever else the page is owed: focus, path, title, a resume token,
+  /// the acknowledgement. Sends nothing when nothing is owed.
+  private func sendUpdate(_ patches: [HTMLPatch], redrawn: Bool) {
+    guard let send else { return }
+    let path = presenter.path.description
+    let title = pageTitle
+    var message = ServerMessage(patches: patches, path: nil, title: nil)
     // The server decides focus, always: whenever what this render focuses (the selected row,
     // an alert's default button) is not what the page was last told, or the app was redrawn.
-    let redrawn = pageTree == nil
-    if let focus = context.focus, focus != sentFocus || redrawn { message.focus = focus }
+    let focus = context.requestedFocus
+    if let focus, focus != sentFocus || redrawn { message.focus = focus }
     if path != sentPath { message.path = path }
     if title != sentTitle { message.title = title }
     // The token is the state as of the newest acknowledged gesture: a page whose server dies
@@ -548,10 +633,9 @@ public final class WebSession {
       message.acknowledged = settledGesture
       sentAcknowledgement = settledGesture
     }
-    pageTree = tree
     sentPath = path
     sentTitle = title
-    sentFocus = context.focus
+    sentFocus = focus
     guard
       !message.patches.isEmpty || message.path != nil || message.title != nil
         || message.resume != nil || message.focus != nil || message.acknowledged != nil

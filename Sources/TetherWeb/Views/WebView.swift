@@ -77,7 +77,15 @@ public enum WebKey: String, Sendable, CaseIterable {
 public final class WebRenderContext {
   private(set) var clickHandlers: [String: () -> Void] = [:]
   /// The element the page should focus after this render, if any.
-  public var focus: String?
+  public var focus: String? {
+    didSet { focusSetAfter = live.count }
+  }
+  /// How many live contexts had been adopted when ``focus`` was set: a component adopted
+  /// later asks for focus after it.
+  private var focusSetAfter = 0
+  /// The contexts of the components rendered in this one, directly or in content it adopted:
+  /// they change after they are adopted, so their focus is read from them when asked.
+  private var live: [WebRenderContext] = []
   /// The fields' bindings of markup (``Markup``), kept from render to render by the session.
   let store: MarkupStore
 
@@ -185,9 +193,57 @@ public final class WebRenderContext {
   private var adopted: [WebRenderContext] = []
 
   /// Takes over what `other` registered: its handlers, and its focus if it set one.
-  func adopt(_ other: WebRenderContext) {
+  ///
+  /// - Parameters:
+  ///   - other: What a part of the page registered.
+  ///   - live: Whether `other` changes after this (a component rendered again alone): its
+  ///     focus is then read from it each time, not taken now.
+  func adopt(_ other: WebRenderContext, live: Bool = false) {
     adopted.append(other)
-    if let focus = other.focus { self.focus = focus }
+    if live {
+      self.live.append(other)
+    } else {
+      // Kept content does not change after it is adopted: its focus is taken now, and only
+      // the components inside it are asked again.
+      self.live += other.live
+      if let focus = other.focus { self.focus = focus }
+    }
+  }
+
+  /// The element to focus: the last one a part of the page asked for, looked up anew each
+  /// time, so a component rendered again alone (its context changed in place) is heard.
+  var requestedFocus: String? {
+    let split = min(focusSetAfter, live.count)
+    for context in live[split...].reversed() {
+      if let focus = context.requestedFocus { return focus }
+    }
+    if let focus { return focus }
+    for context in live[..<split].reversed() {
+      if let focus = context.requestedFocus { return focus }
+    }
+    return nil
+  }
+
+  /// The names of the components (``Component(_:)``) rendered in this context and the ones it
+  /// adopted: kept while the content that holds them is.
+  var componentNames: [String] {
+    ownComponents + adopted.flatMap(\.componentNames)
+  }
+
+  /// The components rendered directly in this context.
+  var ownComponents: [String] = []
+
+  /// Forgets everything registered: a component rendered again registers anew in the same
+  /// context, which its parent still holds.
+  func reset() {
+    clickHandlers.removeAll(keepingCapacity: true)
+    fieldHandlers.removeAll(keepingCapacity: true)
+    doubleClickHandlers.removeAll(keepingCapacity: true)
+    adopted.removeAll(keepingCapacity: true)
+    live.removeAll()
+    ownComponents.removeAll()
+    focus = nil
+    focusSetAfter = 0
   }
 
   /// The double-click handler registered in this render for `id`, if any.

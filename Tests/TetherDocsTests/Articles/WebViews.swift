@@ -59,6 +59,46 @@ enum WebViewsArticle {
     }
   }
 
+  /// A total above a list: the total is a component, rendered alone when it changes; the rows
+  /// are kept while they are unchanged.
+  @MainActor
+  final class CartViewModel {
+    struct Row: Identifiable, Hashable {
+      var id: Int
+      var title: String
+    }
+    @Output var total = 0
+    @Output var rows = (1...100).map { Row(id: $0, title: "Item \($0)") }
+  }
+
+  @MainActor
+  final class CartScreen: WebScreen {
+    typealias Action = Never
+    let model: CartViewModel
+    init(_ model: CartViewModel) { self.model = model }
+
+    var body: Markup<Action> {
+      section {
+        Component { p(.class("total")) { "Total: \(self.model.total)" } }
+        ul {
+          ForEach(model.rows) { row in
+            Cached(row) { li { row.title } }
+          }
+        }
+      }
+    }
+
+    func handle(_ action: Action, gesture: WebGesture?) {}
+  }
+
+  @MainActor
+  final class CartFlow: FlowController {
+    let model = CartViewModel()
+    func start(on navigator: any Navigator<CartViewModel>) -> Screen<CartViewModel> {
+      Screen(model, title: "Cart", owner: self)
+    }
+  }
+
   @MainActor
   static func makeApp() -> WebApp {
     let app = WebApp(title: "Shop", rootFlow: { QuantityFlow() }) { screen in
@@ -77,6 +117,19 @@ enum WebViewsArticle {
       #expect(try page.element("button[aria-label=Fewer]")[attribute: "disabled"] == nil)
       #expect(page.sent.last?.contains(#""2""#) == true, "the change went out as a patch")
       page.close()
+    }
+
+    @Test func aComponentIsRenderedAloneAndTheRowsAreNotBuiltAgain() async throws {
+      let flow = CartFlow()
+      let app = WebApp(title: "Cart", rootFlow: { flow }) { CartScreen($0.destination) }
+      let page = try await WebTestPage(app: app)
+      defer { page.close() }
+      let sent = page.sent.count
+      flow.model.total = 42
+      try await page.waitUntil("the total shows 42") { try page.text("p.total") == "Total: 42" }
+      let patches = page.sent[sent...].joined()
+      #expect(patches.contains("Total: 42") && !patches.contains("Item"), "\(patches)")
+      #expect(try page.texts("li").count == 100)
     }
   }
 }
