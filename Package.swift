@@ -78,6 +78,9 @@ let package = Package(
     .target(
       name: "TetherWeb",
       dependencies: ["Tether", "TetherFlow"],
+      // The client and the default style sheet are files, built into the module's code (no
+      // Foundation `Bundle` needed to read them).
+      resources: [.embedInCode("Resources/tether.js"), .embedInCode("Resources/tether.css")],
       swiftSettings: swiftSettings
     ),
     // Serves TetherWeb apps with Hummingbird; empty unless the `WebServer` trait is enabled.

@@ -1,0 +1,249 @@
+import Foundation
+import ShowcaseBrowser
+import Testing
+import TetherWeb
+
+/// The client's own rules, tested in Chromium on the script the server serves
+/// (`Sources/TetherWeb/Resources/tether.js`, as `WebAssets.script`), with no server: the page
+/// is a file, and its socket a stand-in that records what the client sends and hands it the
+/// messages a test writes. Each case loads the page afresh.
+extension EndToEnd {
+  @Suite(.serialized, .enabled(if: browserIsInstalled, "needs chromium and chromedriver"))
+  struct ClientScriptTests {
+    /// Installed before the page's own scripts: `WebSocket` records what is sent and is driven
+    /// by the test (`open`, `receive`, `drop`), and every socket made is in `__sockets`.
+    static let socketStandIn = #"""
+      window.__sockets = [];
+      class StandInSocket {
+        constructor(url) { this.url = url; this.readyState = 0; this.sent = []; this.n = 0;
+          window.__sockets.push(this); }
+        send(text) { this.sent.push(JSON.parse(text)); }
+        close(code) { this.readyState = 3; this.closedWith = code || 1000; }
+        open() { this.readyState = 1; this.onopen(); }
+        receive(message) { message.n = ++this.n; this.onmessage({ data: JSON.stringify(message) }); }
+        drop(code) { this.readyState = 3; this.onclose({ code: code }); }
+      }
+      StandInSocket.CONNECTING = 0; StandInSocket.OPEN = 1; StandInSocket.CLOSED = 3;
+      window.WebSocket = StandInSocket;
+      window.__socket = () => window.__sockets[window.__sockets.length - 1];
+      // The tab's own name outlives its documents (a file's storage may not): it counts loads.
+      window.__loads = (+window.name || 0) + 1;
+      window.name = String(window.__loads);
+      """#
+
+    /// The page as a server serves it: the app, then the script with its session's data.
+    static let page = """
+      <!doctype html>
+      <html lang="en"><head><meta charset="utf-8"><title>Client</title></head><body>
+      <div id="app"><h1 id="title">Notes</h1><p id="count">2 notes</p>\
+      <input id="s1.0" type="text" value="" data-ack="0">\
+      <input id="s1.1" type="checkbox" data-ack="0" data-version="7">\
+      <ul id="list"><li id="list.a">A</li><li id="list.b">B</li></ul>\
+      <button id="s1.2" type="button">Save</button></div>
+      <script src="tether.js" data-session="abc" data-secret="s3cret" data-shown="0123456789abcdef"></script>
+      </body></html>
+      """
+
+    /// Runs `body` on the page, loaded afresh, in one browser for the case.
+    private func withPage(_ body: (Browser) async throws -> Void) async throws {
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("tether-client-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: directory) }
+      try Data(WebAssets.script.utf8).write(to: directory.appendingPathComponent("tether.js"))
+      try Data(Self.page.utf8).write(to: directory.appendingPathComponent("index.html"))
+      let browser = try await Browser(width: 800, height: 600)
+      do {
+        try await browser.runOnEveryNewDocument(Self.socketStandIn)
+        try await browser.open(directory.appendingPathComponent("index.html").absoluteString)
+        try await browser.waitUntil("the client made its socket") {
+          try await browser.run("return window.__sockets.length") as? Int == 1
+        }
+        try await body(browser)
+      } catch {
+        await browser.quit()
+        throw error
+      }
+      await browser.quit()
+    }
+
+    /// What the newest socket sent, as JSON text per message.
+    private func sent(_ browser: Browser) async throws -> [String] {
+      let value = try await browser.run(
+        "return window.__socket().sent.map((m) => JSON.stringify(m))")
+      return value as? [String] ?? []
+    }
+
+    @Test func aPageSaysItIsUntouchedInItsHelloAndIsKeptWhenNothingDiffers() async throws {
+      try await withPage { browser in
+        try await browser.run("window.__field = document.getElementById('s1.0'); __socket().open()")
+        let hello = try #require(try await sent(browser).first)
+        #expect(hello.contains(#""type":"hello""#) && hello.contains(#""secret":"s3cret""#))
+        #expect(hello.contains(#""shown":"0123456789abcdef""#), "\(hello)")
+        // A message with no patches leaves every node where it was.
+        try await browser.run("__socket().receive({ p: [] })")
+        let same = try await browser.run(
+          "return window.__field === document.getElementById('s1.0')")
+        #expect(same as? Bool == true)
+        // Once a patch changed the page, a reconnect's hello no longer says so.
+        try await browser.run(#"__socket().receive({ p: [["t", "count", "3 notes"]] })"#)
+        try await browser.run("__socket().drop(1006)")
+        try await browser.waitUntil("a new socket") {
+          try await browser.run("return window.__sockets.length") as? Int == 2
+        }
+        try await browser.run("__socket().open()")
+        let second = try #require(try await sent(browser).first)
+        #expect(!second.contains("shown"), "\(second)")
+      }
+    }
+
+    @Test func everyKindOfPatchIsApplied() async throws {
+      try await withPage { browser in
+        try await browser.run(
+          #"""
+          __socket().open();
+          __socket().receive({ p: [
+            ["t", "count", "3 notes"],
+            ["a", "title", "class", "big"],
+            ["i", "list", "list.a", "<li id=\"list.c\">C</li>"],
+            ["i", "list", "", "<li id=\"list.z\">Z</li>"],
+            ["d", "list.b"],
+            ["a", "s1.2", "disabled", ""],
+          ] });
+          """#)
+        #expect(try await browser.text("#count") == "3 notes")
+        #expect(
+          try await browser.run("return document.getElementById('title').className") as? String
+            == "big")
+        let items = try await browser.run(
+          "return [...document.querySelectorAll('#list li')].map((e) => e.id).join(' ')")
+        #expect(items as? String == "list.z list.a list.c")
+        try await browser.run(#"__socket().receive({ p: [["a", "s1.2", "disabled"]] })"#)
+        let disabled = try await browser.run("return document.getElementById('s1.2').disabled")
+        #expect(disabled as? Bool == false, "an attribute patch with no value removes it")
+      }
+    }
+
+    @Test func aRedrawKeepsTheFieldBeingTypedInWithItsTextFocusAndCaret() async throws {
+      try await withPage { browser in
+        try await browser.run("__socket().open()")
+        try await browser.run("window.__field = document.getElementById('s1.0')")
+        try await browser.pointerClick("#s1\\.0")
+        try await browser.press("hello world")
+        try await browser.run("document.getElementById('s1.0').setSelectionRange(5, 5)")
+        // The whole app again, as a reconnect sends it, with the count changed and the field's
+        // value as the server last acknowledged it (empty, edit 0).
+        let app = """
+          <div id="app"><h1 id="title">Notes</h1><p id="count">5 notes</p>\
+          <input id="s1.0" type="text" value="" data-ack="0">\
+          <input id="s1.1" type="checkbox" data-ack="0" data-version="7">\
+          <ul id="list"><li id="list.a">A</li><li id="list.b">B</li></ul>\
+          <button id="s1.2" type="button">Save</button></div>
+          """
+        try await browser.run("__socket().receive({ p: [['r', 'app', arguments[0]]] })", [app])
+        #expect(try await browser.text("#count") == "5 notes")
+        let state = try await browser.run(
+          """
+          const field = document.getElementById('s1.0');
+          return [field === window.__field, document.activeElement === field, field.value,
+            field.selectionStart, field.selectionEnd].join(',');
+          """)
+        #expect(state as? String == "true,true,hello world,5,5", "\(state)")
+      }
+    }
+
+    @Test func theModelsValueWaitsForTheEditsItFollowsAndNeverUndoesNewerTyping() async throws {
+      try await withPage { browser in
+        try await browser.run("__socket().open()")
+        try await browser.pointerClick("#s1\\.0")
+        try await browser.press("abc")  // edits 1, 2, 3
+        // The model's value after edit 2 only: the page has typed since, and keeps its text.
+        try await browser.run(#"__socket().receive({ p: [["v", "s1.0", "AB", 2]] })"#)
+        #expect(
+          try await browser.run("return document.getElementById('s1.0').value") as? String == "abc")
+        // After edit 3 (the field cleared after a submit): applied.
+        try await browser.run(#"__socket().receive({ p: [["v", "s1.0", "", 3]] })"#)
+        #expect(
+          try await browser.run("return document.getElementById('s1.0').value") as? String == "")
+        let inputs = try await sent(browser).filter { $0.contains(#""type":"input""#) }
+        #expect(inputs.count == 3)
+        #expect(inputs.last?.contains(#""value":"abc""#) == true)
+        #expect(inputs.last?.contains(#""seq":3"#) == true)
+      }
+    }
+
+    @Test func aReconnectSendsTheUnacknowledgedGesturesAndTheDraftsAgainAndNothingElse()
+      async throws
+    {
+      try await withPage { browser in
+        try await browser.run("__socket().open()")
+        try await browser.pointerClick("#s1\\.2")  // gesture 1: acknowledged below
+        try await browser.run("__socket().receive({ p: [], k: 1 })")
+        try await browser.pointerClick("#s1\\.1")  // the tick (and its focus), never acknowledged
+        // The socket goes down; the person types while it is down.
+        try await browser.run("__socket().drop(1006)")
+        try await browser.pointerClick("#s1\\.0")
+        try await browser.press("draft")
+        try await browser.waitUntil("a new socket, asking for the whole app") {
+          try await browser.run("return window.__sockets.length") as? Int == 2
+        }
+        let url = try await browser.run("return __socket().url") as? String ?? ""
+        #expect(url.contains("resync=1") && url.contains("session=abc"), "\(url)")
+        try await browser.run("__socket().open()")
+        let messages = try await sent(browser)
+        #expect(messages.first?.contains(#""type":"hello""#) == true)
+        let rest = messages.dropFirst()
+        #expect(!rest.contains { $0.contains(#""type":"click""#) }, "acknowledged: \(rest)")
+        let tick = rest.first { $0.contains(#""type":"check""#) }
+        #expect(tick?.contains(#""g":"#) == true && tick?.contains(#""ver":7"#) == true, "\(rest)")
+        let focus = rest.filter { $0.contains(#""type":"focus""#) }
+        #expect(focus.allSatisfy { $0.contains(#""g":"#) }, "a focus is a numbered gesture")
+        let draft = rest.last
+        #expect(draft?.contains(#""type":"input""#) == true, "\(rest)")
+        #expect(draft?.contains(#""value":"draft""#) == true, "the draft goes last: \(rest)")
+      }
+    }
+
+    @Test func aMissedMessageClosesTheSocketForARedraw() async throws {
+      try await withPage { browser in
+        try await browser.run(
+          #"""
+          const socket = __socket(); socket.open();
+          socket.onmessage({ data: JSON.stringify({ n: 2, p: [["t", "count", "x"]] }) });
+          """#)
+        let closed = try await browser.run("return window.__sockets[0].closedWith")
+        #expect(closed as? Int == 4000)
+        #expect(
+          try await browser.text("#count") == "2 notes", "the message after a gap is not applied")
+      }
+    }
+
+    @Test func theServerDecidesFocusAndAFocusedFieldTakesItsCaretAtTheEnd() async throws {
+      try await withPage { browser in
+        try await browser.run(
+          #"""
+          __socket().open();
+          document.getElementById('s1.0').value = 'milk';
+          __socket().receive({ p: [], f: "s1.0" });
+          """#)
+        let state = try await browser.run(
+          """
+          const field = document.getElementById('s1.0');
+          return [document.activeElement === field, field.selectionStart].join(',');
+          """)
+        #expect(state as? String == "true,4")
+      }
+    }
+
+    @Test func aGoneSessionLoadsThePageAgain() async throws {
+      try await withPage { browser in
+        // 4404: the session is gone (expired, or its server restarted); the page loads anew.
+        // Dropped after the command returns: a reload inside a WebDriver script would cut it.
+        try await browser.run("__socket().open(); setTimeout(() => __socket().drop(4404), 0)")
+        try await browser.waitUntil("the page loaded again") {
+          try await browser.run("return window.__loads") as? Int == 2
+        }
+      }
+    }
+  }
+}

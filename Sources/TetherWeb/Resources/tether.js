@@ -1,0 +1,313 @@
+// Tether's web client: applies the server's patches to the page, sends the person's gestures,
+// keeps the address in step, and reconnects. Served by the app itself (TetherWeb's WebAssets).
+"use strict";
+(() => {
+  const session = document.currentScript.dataset.session;
+  // What proves this page's sockets are its session's: it never goes in a URL.
+  const secret = document.currentScript.dataset.secret;
+  // The newest signed resume token: any server of a cluster rebuilds the session from it.
+  let resume = document.currentScript.dataset.resume || null;
+  // What the server focuses on the page it served.
+  const firstFocus = document.currentScript.dataset.focus;
+  // The digest of the app as served: until a patch changes the page, each hello says the
+  // page shows it, and a server that renders the same sends no patch for it.
+  const served = document.currentScript.dataset.shown;
+  let pristine = true;
+  // The path the app is mounted at ("" at the root, "/app" under a prefix): the socket and
+  // every page address are under it; the server's paths are not.
+  const base = document.currentScript.dataset.base || "";
+  // Gestures not yet acknowledged — made while the socket was down, or sent to a server
+  // that may have died before keeping what they did — sent (again) on each connection.
+  // Each has a number; a server skips one it has handled.
+  let unacked = [];
+  let gestures = 0;
+  // The keys the server answers (TetherWeb's WebKey), written in when the script is served.
+  const keys = /* WebKey.allCases */ [];
+  let socket = null;
+  let retries = 0;
+  let leaving = false;
+  const isTyping = (element) =>
+    !!element && (element.tagName === "INPUT" || element.tagName === "TEXTAREA" ||
+      element.isContentEditable);
+  // Each field's newest edit number: the server acknowledges edits by it, and a value it
+  // sends for a field with newer typing than it had seen is not applied.
+  const seqs = {};
+  const isField = (element) => !!element && element.tagName === "INPUT" && !!element.id;
+  const isCheckbox = (element) => element.type === "checkbox";
+  // A tick names the version of the value the box showed: the server refuses one made on
+  // a value that has changed since (another tab changed the item while this page was away).
+  function checkMessage(element) {
+    const message = { type: "check", id: element.id, checked: element.checked,
+      seq: seqs[element.id] };
+    const version = +element.dataset.version;
+    if (version > 0) message.ver = version;
+    return message;
+  }
+  const inputMessage = (element) =>
+    ({ type: "input", id: element.id, value: element.value, seq: seqs[element.id] });
+  // The text fields typed in since their last Enter: a person's draft, sent again on every
+  // connection, so a server that rebuilt the session elsewhere takes it. Nothing else is
+  // sent again but unacknowledged gestures (a tick is one): a page never re-sends state
+  // the server has acknowledged, which another tab may have changed since.
+  const drafts = new Set();
+  function typedFields() {
+    return [...drafts].map((id) => document.getElementById(id))
+      .filter((element) => isField(element) && !isCheckbox(element)).map(inputMessage);
+  }
+
+  function connect(resync) {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = "session=" + encodeURIComponent(session) + (resync ? "&resync=1" : "");
+    socket = new WebSocket(scheme + "://" + location.host + base + "/ws?" + query);
+    socket.onopen = () => {
+      retries = 0;
+      const hello = { type: "hello", secret: secret };
+      if (resume) hello.token = resume;
+      if (pristine && served) hello.shown = served;
+      socket.send(JSON.stringify(hello));
+      // The gestures first (an Enter carries the text it submitted), then what the fields
+      // hold now.
+      for (const message of unacked) socket.send(JSON.stringify(message));
+      for (const message of typedFields()) socket.send(JSON.stringify(message));
+      document.dispatchEvent(new CustomEvent("tether:connected"));
+    };
+    // The server numbers its messages on each socket: a gap means one was lost, and only a
+    // full redraw (a new socket, resync) makes the page right again.
+    let expected = 1;
+    const current = socket;
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.n !== expected++) { current.close(4000, "missed a message"); return; }
+      apply(message);
+    };
+    socket.onclose = (event) => {
+      // 4409: a newer socket of this page took over; this one is done.
+      if (leaving || event.code === 4409) return;
+      // 4404: the session is gone (expired, or the server restarted); 4403: its resume token
+      // or its proof was refused. Either way, load this URL anew.
+      if (event.code === 4404 || event.code === 4403) { location.reload(); return; }
+      setTimeout(() => connect(true), Math.min(2000, 100 * 2 ** retries++));
+    };
+  }
+
+  function send(message) {
+    // A text field's edits are not numbered: its latest value goes on the next connection.
+    if (message.type !== "input") {
+      message.g = ++gestures;
+      unacked.push(message);
+      if (unacked.length > 100) unacked.shift();
+    }
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  // Turns the DOM node `old` into `next` (parsed from the server's HTML), keeping every
+  // element whose tag and id are unchanged — and with it focus, caret, an IME's
+  // composition and a screen reader's place — and replacing only what differs.
+  function sameKind(old, next) {
+    return old.nodeType === next.nodeType &&
+      (old.nodeType !== 1 || (old.tagName === next.tagName && old.id === next.id));
+  }
+  function morph(old, next) {
+    if (!sameKind(old, next)) { old.replaceWith(next); return; }
+    if (old.nodeType !== 1) {
+      if (old.nodeValue !== next.nodeValue) old.nodeValue = next.nodeValue;
+      return;
+    }
+    for (const { name } of [...old.attributes]) {
+      if (!next.hasAttribute(name)) old.removeAttribute(name);
+    }
+    for (const { name, value } of next.attributes) {
+      if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+    }
+    // A field's live value follows the server's unless the page typed since the newest
+    // edit the server had seen.
+    if (isField(old) && (seqs[old.id] || 0) <= (+next.dataset.ack || 0)) {
+      if (isCheckbox(old)) old.checked = next.hasAttribute("checked");
+      else if (old.value !== (next.getAttribute("value") || "")) {
+        old.value = next.getAttribute("value") || "";
+      }
+    }
+    morphChildren(old, next);
+  }
+  function morphChildren(parent, next) {
+    const keyed = new Map();
+    for (const child of parent.children) if (child.id) keyed.set(child.id, child);
+    let cursor = parent.firstChild;
+    for (const child of [...next.childNodes]) {
+      let match = child.nodeType === 1 && child.id ? keyed.get(child.id) : undefined;
+      // A node without an id is matched by its place.
+      if (!match && cursor && !(cursor.nodeType === 1 && cursor.id) && sameKind(cursor, child)) {
+        match = cursor;
+      }
+      if (!match) { parent.insertBefore(child, cursor); continue; }
+      keyed.delete(match.id);
+      if (match === cursor) cursor = cursor.nextSibling;
+      else parent.insertBefore(match, cursor);
+      morph(match, child);
+    }
+    while (cursor) { const after = cursor.nextSibling; cursor.remove(); cursor = after; }
+  }
+  function parsed(html) {
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    return template.content;
+  }
+
+  function apply(message) {
+    const typing = isTyping(document.activeElement) ? document.activeElement : null;
+    const caret = typing && typing.selectionStart !== undefined
+      ? [typing.selectionStart, typing.selectionEnd] : null;
+    // Every field typed in, as the page shows it: a patch that redraws one must not take
+    // away text the server has not yet seen.
+    const fields = {};
+    for (const id of Object.keys(seqs)) {
+      const element = document.getElementById(id);
+      if (isField(element)) fields[id] = element;
+    }
+    const scrollY = window.scrollY;
+    if (message.r) resume = message.r;
+    if (message.k) unacked = unacked.filter((gesture) => gesture.g > message.k);
+    if (message.p.length > 0) pristine = false;
+    // The server says what to focus: a patch that ends in 1 focuses its element, else "f".
+    let focus = message.f;
+    for (const patch of message.p) {
+      if (patch.length > 3 && patch[0] !== "v" && typeof patch[patch.length - 1] === "number") {
+        patch.pop(); focus = patch[1];
+      } else if (patch.length > 4 && patch[0] === "v") {
+        patch.pop(); focus = patch[1];
+      }
+      const element = document.getElementById(patch[1]);
+      if (!element) continue;
+      switch (patch[0]) {
+        case "r": {
+          const next = parsed(patch[2]).firstChild;
+          if (next) morph(element, next); else element.remove();
+          break;
+        }
+        case "c": morphChildren(element, parsed(patch[2])); break;
+        case "t": element.textContent = patch[2]; break;
+        case "a":
+          if (patch.length < 4) element.removeAttribute(patch[2]);
+          else element.setAttribute(patch[2], patch[3]);
+          break;
+        case "i": {
+          const template = document.createElement("template");
+          template.innerHTML = patch[3];
+          const after = patch[2] ? document.getElementById(patch[2]) : null;
+          if (after && after.parentNode === element) after.after(...template.content.childNodes);
+          else element.prepend(...template.content.childNodes);
+          break;
+        }
+        case "d": element.remove(); break;
+        case "v":
+          // The model changed the field on purpose; newer typing than it had seen stays.
+          element.dataset.ack = patch[3];
+          if ((seqs[patch[1]] || 0) > patch[3]) break;
+          if (isCheckbox(element)) element.checked = patch[2];
+          else if (element.value !== patch[2]) element.value = patch[2];
+          break;
+      }
+    }
+    // A field a patch redrew gets back the text the server had not yet acknowledged, and
+    // the field the person was typing in keeps focus and caret.
+    for (const [id, old] of Object.entries(fields)) {
+      const now = document.getElementById(id);
+      if (!isField(now) || now === old) continue;
+      if ((seqs[id] || 0) > (+now.dataset.ack || 0)) {
+        if (isCheckbox(now)) now.checked = old.checked; else now.value = old.value;
+      }
+      if (old === typing && !focus) {
+        now.focus({ preventScroll: true });
+        if (caret && now.setSelectionRange) now.setSelectionRange(caret[0], caret[1]);
+      }
+    }
+    if (message.path && base + message.path !== location.pathname) {
+      history.pushState(null, "", base + message.path);
+    }
+    if (message.title) document.title = message.title;
+    // A reconnect redraws the whole app: the page stays where the reader had scrolled it,
+    // and focusing the selection again does not scroll it.
+    const redrawn = message.p.some((patch) => patch[0] === "r" && patch[1] === "app");
+    if (redrawn) window.scrollTo(0, scrollY);
+    if (focus) {
+      // The server decides focus; a redraw does not take it from a field being typed in.
+      const target = document.getElementById(focus);
+      const keep = isTyping(document.activeElement) && (redrawn || !isField(target));
+      if (target && !keep && document.activeElement !== target) {
+        target.focus({ preventScroll: redrawn });
+        // A text field the server focuses takes its caret at the end, to type on.
+        if (isField(target) && !isCheckbox(target) && target.setSelectionRange) {
+          target.setSelectionRange(target.value.length, target.value.length);
+        }
+      }
+    }
+    document.dispatchEvent(new CustomEvent("tether:applied", { detail: { redrawn } }));
+  }
+
+  document.addEventListener("click", (event) => {
+    if (event.target.closest("[data-back]")) { history.back(); return; }
+    const target = event.target.closest("button[id], [id][data-click]");
+    if (!target) return;
+    event.preventDefault();
+    send({ type: "click", id: target.id });
+  });
+  document.addEventListener("dblclick", (event) => {
+    const target = event.target.closest("[data-dblclick][id]");
+    if (!target) return;
+    event.preventDefault();
+    send({ type: "dblclick", id: target.id });
+  });
+  document.addEventListener("input", (event) => {
+    const field = event.target;
+    if (!isField(field) || isCheckbox(field)) return;
+    seqs[field.id] = (seqs[field.id] || 0) + 1;
+    drafts.add(field.id);
+    send(inputMessage(field));
+  });
+  document.addEventListener("change", (event) => {
+    const field = event.target;
+    if (!isField(field) || !isCheckbox(field)) return;
+    seqs[field.id] = (seqs[field.id] || 0) + 1;
+    send(checkMessage(field));
+  });
+  document.addEventListener("focusin", (event) => {
+    if (isField(event.target)) send({ type: "focus", id: event.target.id });
+  });
+  document.addEventListener("focusout", (event) => {
+    if (isField(event.target) && event.target.isConnected) {
+      send({ type: "blur", id: event.target.id });
+    }
+  });
+  document.addEventListener("keydown", (event) => {
+    if (isField(event.target) && !isCheckbox(event.target) && !event.isComposing &&
+        (event.key === "Enter" || event.key === "Escape")) {
+      event.preventDefault();
+      const field = event.target;
+      if (event.key === "Escape") send({ type: "cancel", id: field.id });
+      // Enter says what it submits, so a retry submits the same text. An Enter with
+      // nothing typed since an Enter still unacknowledged submits nothing again.
+      else if (seqs[field.id]) {
+        const pending = unacked.some((gesture) => gesture.type === "submit" &&
+          gesture.id === field.id && gesture.seq === seqs[field.id]);
+        if (pending) return;
+        drafts.delete(field.id);
+        send({ type: "submit", id: field.id, value: field.value, seq: seqs[field.id] });
+      } else send({ type: "submit", id: field.id });
+      return;
+    }
+    if (isTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!keys.includes(event.key)) return;
+    event.preventDefault();
+    send({ type: "key", key: event.key });
+  });
+  window.addEventListener("popstate", () =>
+    send({ type: "navigate", path: location.pathname.slice(base.length) || "/" }));
+  window.addEventListener("pagehide", () => { leaving = true; if (socket) socket.close(); });
+  window.addEventListener("pageshow", (event) => {
+    // Restored from the back-forward cache: the socket was closed; resume the session.
+    if (event.persisted) { leaving = false; connect(true); }
+  });
+  const focused = firstFocus && document.getElementById(firstFocus);
+  if (focused) focused.focus({ preventScroll: true });
+  connect(false);
+})();
