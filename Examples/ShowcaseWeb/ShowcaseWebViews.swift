@@ -14,14 +14,14 @@ public enum ShowcaseWebViews {
     switch screen.destination {
     case .home(let home): HomeScreen.view(home)
     case .photoList(let list): PhotoListScreen.view(list)
-    case .photoDetail(let detail): PhotoDetailScreen.view(detail)
+    case .photoDetail(let detail): PhotoDetailScreen(detail)
     case .courseList(let list): CourseListScreen.view(list)
-    case .courseDetail(let detail): CourseDetailScreen.view(detail)
-    case .profile(let profile): ProfileScreen.view(profile)
+    case .courseDetail(let detail): CourseDetailScreen(detail)
+    case .profile(let profile): ProfileScreen(profile)
     case .articleList(let list): ArticleListScreen.view(list)
-    case .article(let article): ArticleScreen.view(article)
-    case .entry(let entry): EntryScreen.view(entry)
-    case .greeting(let greeting): GreetingScreen.view(greeting)
+    case .article(let article): ArticleScreen(article)
+    case .entry(let entry): EntryScreen(entry)
+    case .greeting(let greeting): GreetingScreen(greeting)
     case .todos(let todos): TodosScreen(todos)
     }
   }

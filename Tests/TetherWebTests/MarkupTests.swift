@@ -207,6 +207,23 @@ final class FormFlow: FlowController {
     #expect(flow.model.isUrgent.value)
   }
 
+  @Test func aDisabledControlTakesNoGesture() async throws {
+    let flow = FormFlow()
+    let app = WebApp(title: "Form", rootFlow: { flow }) { FormScreen($0.destination) }
+    let page = try await WebTestPage(app: app, path: "/")
+    defer { page.close() }
+    let save = try page.element("button.save")
+    #expect(save[attribute: "disabled"] != nil)
+    // A page that sends the click anyway (a browser would not) is refused.
+    let refusal = await page.session.receive(ClientMessage.click(id: save.id).json)
+    #expect(refusal == .noHandler(id: save.id))
+    #expect(flow.model.saved.isEmpty)
+    // Enabled, the same button saves.
+    try await page.type("Milk", into: "input.title")
+    try await page.click("button.save")
+    #expect(flow.model.saved == ["Milk"])
+  }
+
   @Test func attributesAreTypedAndTheLibrarysOwnCannotBeWritten() {
     let markup: Markup<Never> = div(
       .class("a"), .class("b", when: true), .class("c", when: false), .hidden(false),

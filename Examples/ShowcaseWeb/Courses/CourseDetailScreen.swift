@@ -3,12 +3,27 @@ import TetherWeb
 
 /// A course: its name, lesson count and link.
 @MainActor
-enum CourseDetailScreen {
-  static func view(_ detail: CourseDetailViewModel) -> any WebView {
-    VStack([
-      Label(detail.titleText, tag: "h2"), Label(detail.lessonsText),
-      Label(detail.linkText, className: "dim"),
-      Button(detail.removeTitle) { detail.removeRequested() },
-    ])
+final class CourseDetailScreen: WebScreen {
+  enum Action { case remove }
+
+  private let detail: CourseDetailViewModel
+
+  init(_ detail: CourseDetailViewModel) {
+    self.detail = detail
+  }
+
+  var body: Markup<Action> {
+    vstack {
+      h2 { detail.titleText }
+      p { detail.lessonsText }
+      p(.class("dim")) { detail.linkText }
+      button(detail.removeTitle).onClick(.remove)
+    }
+  }
+
+  func handle(_ action: Action, gesture: WebGesture?) {
+    switch action {
+    case .remove: detail.removeRequested()
+    }
   }
 }

@@ -3,8 +3,16 @@ import TetherWeb
 
 /// The greeting for the selected user.
 @MainActor
-enum GreetingScreen {
-  static func view(_ greeting: GreetingViewModel) -> any WebView {
-    VStack([Label(greeting.greeting, tag: "h2")])
+final class GreetingScreen: WebScreen {
+  private let greeting: GreetingViewModel
+
+  init(_ greeting: GreetingViewModel) {
+    self.greeting = greeting
+  }
+
+  var body: Markup<Never> {
+    vstack {
+      h2 { greeting.greeting }
+    }
   }
 }

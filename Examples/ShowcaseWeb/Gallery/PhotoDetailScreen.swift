@@ -4,16 +4,25 @@ import TetherWeb
 
 /// A for-sale photo: its texts and the picture.
 @MainActor
-enum PhotoDetailScreen {
-  static func view(_ detail: PhotoDetailViewModel) -> any WebView {
-    VStack([
-      Label(detail.titleText, tag: "h2"),
-      Label(detail.photographerText),
-      Label(detail.availabilityLine, className: "dim"),
-      Image(source: Property(value: detail.imageURL), description: detail.titleText),
-      Label(detail.cameraText),
-      Label(detail.detailsLine, className: "dim"),
-      Label(detail.descriptionText),
-    ])
+final class PhotoDetailScreen: WebScreen {
+  private let detail: PhotoDetailViewModel
+  /// The picture: `Image` shows only addresses the page may load.
+  private let picture: Image
+
+  init(_ detail: PhotoDetailViewModel) {
+    self.detail = detail
+    picture = Image(source: Property(value: detail.imageURL), description: detail.titleText)
+  }
+
+  var body: Markup<Never> {
+    vstack {
+      h2 { detail.titleText }
+      p { detail.photographerText }
+      p(.class("dim")) { detail.availabilityLine }
+      picture
+      p { detail.cameraText }
+      p(.class("dim")) { detail.detailsLine }
+      p { detail.descriptionText }
+    }
   }
 }

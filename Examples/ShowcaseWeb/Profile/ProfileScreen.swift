@@ -5,31 +5,48 @@ import TetherWeb
 
 /// The Profile header, drawn from whichever binding style is chosen (they all agree).
 @MainActor
-enum ProfileScreen {
-  static func view(_ screen: ProfileScreenViewModel) -> any WebView {
-    let styleButtons = screen.styles.map { style in
-      Button(style.rawValue, isEnabled: screen.$style.map { $0 != style }) {
-        screen.userSelected(style: style)
+final class ProfileScreen: WebScreen {
+  enum Action {
+    case choose(ProfileScreenViewModel.Style)
+    case next
+  }
+
+  private let screen: ProfileScreenViewModel
+  private let next: () -> Void
+  private let status: LoadStatus
+
+  init(_ screen: ProfileScreenViewModel) {
+    self.screen = screen
+    next = asyncAction { await screen.nextProfileRequested() }
+    status = LoadStatus(
+      isLoading: screen.isLoading, errorMessage: screen.errorMessage,
+      loadingMessage: "Loading profile…", retry: asyncAction { await screen.reloadRequested() })
+  }
+
+  var body: Markup<Action> {
+    vstack {
+      p(.class("dim")) { "Binding style (every style renders the same header):" }
+      for style in screen.styles {
+        button(style.rawValue, .disabled(style == screen.style)).onClick(.choose(style))
+      }
+      button("Next profile").onClick(.next)
+      status
+      let display = screen.display.value
+      h2 { display.map { "@\($0.nickname)" } ?? "" }
+      p { display?.bio ?? "" }
+      p(.class("dim")) {
+        display.map { display in
+          [display.followers, display.repositories, display.following].map(\.singleLine)
+            .joined(separator: " · ")
+        } ?? ""
       }
     }
-    return VStack(
-      [Label("Binding style (every style renders the same header):", className: "dim")]
-        + styleButtons
-        + [
-          Button("Next profile", action: asyncAction { await screen.nextProfileRequested() }),
-          LoadStatus(
-            isLoading: screen.isLoading, errorMessage: screen.errorMessage,
-            loadingMessage: "Loading profile…",
-            retry: asyncAction { await screen.reloadRequested() }),
-          Label(screen.display.map { $0.map { "@\($0.nickname)" } ?? "" }, tag: "h2"),
-          Label(screen.display.map { $0?.bio ?? "" }),
-          Label(
-            screen.display.map { display in
-              guard let display else { return "" }
-              return [display.followers, display.repositories, display.following]
-                .map(\.singleLine)
-                .joined(separator: " · ")
-            }, className: "dim"),
-        ])
+  }
+
+  func handle(_ action: Action, gesture: WebGesture?) {
+    switch action {
+    case .choose(let style): screen.userSelected(style: style)
+    case .next: next()
+    }
   }
 }

@@ -45,6 +45,11 @@ public protocol WebScreen: WebView, AnyObject {
   func handle(_ action: Action, gesture: WebGesture?)
 }
 
+extension WebScreen where Action == Never {
+  /// A screen whose markup sends no action has none to handle.
+  public func handle(_ action: Never, gesture: WebGesture?) {}
+}
+
 extension WebScreen {
   /// The body, as the element `id`.
   public func render(id: String, in context: WebRenderContext) -> HTMLNode {
@@ -184,7 +189,10 @@ private struct MarkupRenderer<Action> {
     }
     let dispatch = self.dispatch
     var field = WebRenderContext.FieldHandlers()
-    for (kind, action) in element.events {
+    // A disabled control takes no gesture: a page that sends one anyway (a browser would not)
+    // finds no handler, and is refused.
+    let isDisabled = attributes.contains { $0.name == "disabled" }
+    for (kind, action) in element.events where !isDisabled {
       let send = { dispatch(action) }
       switch kind {
       case .click:
@@ -203,19 +211,22 @@ private struct MarkupRenderer<Action> {
     switch element.field {
     case .text(let text)?:
       let state = context.store.state(id, for: text) { TextFieldState(text) }
-      field.input = { [weak binding = state.binding] value, sequence in
-        binding?.userEdited(value, sequence: sequence)
+      if !isDisabled {
+        field.input = { [weak binding = state.binding] value, sequence in
+          binding?.userEdited(value, sequence: sequence)
+        }
       }
       context.onField(id, field)
       attributes.append(("data-ack", "\(state.binding.sequence)"))
       attributes.append(("value", state.binding.state.value))
     case .toggle(let isOn)?:
       let state = context.store.state(id, for: isOn) { CheckboxState(isOn) }
-      checkbox(state, id: id, handlers: field, into: &attributes)
+      checkbox(state, id: id, handlers: field, into: &attributes, answers: !isDisabled)
     case .checkbox(let isOn, let change)?:
       let state = context.store.state(id, for: isOn) { CheckboxState(isOn) }
       state.relay.change = change.map { change in { value in dispatch(change(value)) } }
-      checkbox(state, id: id, handlers: field, into: &attributes, answers: change != nil)
+      checkbox(
+        state, id: id, handlers: field, into: &attributes, answers: change != nil && !isDisabled)
     case .value(let isOn, let change)?:
       // The box's state follows the render's value; the render does not depend on it.
       let state = untracked { context.store.valueState(id, showing: isOn) }
@@ -223,7 +234,7 @@ private struct MarkupRenderer<Action> {
       // The box shows the render's own value: reading it back through the state would make the
       // render observe a property it writes, and render again.
       checkbox(
-        state, id: id, handlers: field, into: &attributes, answers: change != nil,
+        state, id: id, handlers: field, into: &attributes, answers: change != nil && !isDisabled,
         checked: isOn)
     case nil:
       if field.submit != nil || field.cancel != nil || field.focus != nil || field.blur != nil {

@@ -269,7 +269,9 @@ public final class WebSessionRegistry {
   ///     waiting for their socket.
   ///   - sessionsPerAddress: The most sessions one address may hold, claimed or not; by
   ///     default a fifth of `capacity` (at least 1).
-  ///   - sessionsPerClient: The most sessions (tabs) one browser may hold.
+  ///   - sessionsPerClient: The most sessions (tabs) one browser may hold: 64 by default, so
+  ///     a person with many tabs of the app open is served, while `sessionsPerAddress` still
+  ///     bounds what one machine holds.
   ///   - newClientsPerAddress: How many new browsers one address may be issued at once, and
   ///     again each hour.
   ///   - appearanceWait: How long a new page waits for its screens' first loads (see
@@ -284,7 +286,7 @@ public final class WebSessionRegistry {
     app: WebApp, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
     firstRender: FirstRender = .stateless,
     unclaimedLifetime: Duration = .seconds(10), unclaimedPerAddress: Int = 20,
-    sessionsPerAddress: Int? = nil, sessionsPerClient: Int = 20, newClientsPerAddress: Int = 30,
+    sessionsPerAddress: Int? = nil, sessionsPerClient: Int = 64, newClientsPerAddress: Int = 30,
     appearanceWait: Duration = .seconds(1), resumeSigner: WebResumeSigner? = nil,
     clientKeys: [WebResumeKey]? = nil, clock: C = ContinuousClock()
   ) {
