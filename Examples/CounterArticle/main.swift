@@ -31,16 +31,31 @@ final class CounterFlow: FlowController {
 }
 
 @MainActor
-func counterView(_ counter: CounterViewModel) -> any WebView {
-  VStack([
-    Label(counter.$countText),
-    Button("Increment") { counter.increment() },
-  ])
+final class CounterScreen: WebScreen {
+  enum Action { case increment }
+  private let counter: CounterViewModel
+
+  init(_ counter: CounterViewModel) {
+    self.counter = counter
+  }
+
+  var body: Markup<Action> {
+    vstack {
+      p { counter.countText }
+      button("Increment").onClick(.increment)
+    }
+  }
+
+  func handle(_ action: Action, gesture: WebGesture?) {
+    switch action {
+    case .increment: counter.increment()
+    }
+  }
 }
 
 let app = WebApp(title: "Counter", rootFlow: { CounterFlow() }) { screen in
   switch screen.destination {
-  case .counter(let counter): counterView(counter)
+  case .counter(let counter): CounterScreen(counter)
   }
 }
 

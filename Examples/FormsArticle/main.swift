@@ -63,24 +63,46 @@ final class SignUpFlow: FlowController {
 }
 
 @MainActor
-func signUpView(_ form: SignUpViewModel) -> any WebView {
-  VStack([
-    TextField(
-      form.name, placeholder: "Your name", label: "Name", className: "name",
-      onSubmit: { form.submit() }),
-    OptionalLabel(form.nameError, className: "error", role: "alert"),
-    TextField(
-      form.email, placeholder: "you@example.com", label: "Email", className: "email",
-      onSubmit: { form.submit() }),
-    OptionalLabel(form.emailError, className: "error", role: "alert"),
-    Button("Sign up", isEnabled: form.canSubmit) { form.submit() },
-    OptionalLabel(form.$confirmation, className: "confirmation", role: "status"),
-  ])
+final class SignUpScreen: WebScreen {
+  enum Action { case submit }
+  private let form: SignUpViewModel
+
+  init(_ form: SignUpViewModel) {
+    self.form = form
+  }
+
+  var body: Markup<Action> {
+    vstack {
+      textField(form.name, placeholder: "Your name", label: "Name", .class("name"))
+        .onSubmit(.submit)
+      if let problem = form.nameError.value {
+        p(.class("error"), .role("alert")) { problem }
+      }
+      textField(
+        form.email, type: .email, placeholder: "you@example.com", label: "Email",
+        .class("email")
+      )
+      .onSubmit(.submit)
+      if let problem = form.emailError.value {
+        p(.class("error"), .role("alert")) { problem }
+      }
+      button("Sign up", .disabled(!form.canSubmit.value)).onClick(.submit)
+      if let confirmation = form.confirmation {
+        p(.class("confirmation"), .role("status")) { confirmation }
+      }
+    }
+  }
+
+  func handle(_ action: Action, gesture: WebGesture?) {
+    switch action {
+    case .submit: form.submit()
+    }
+  }
 }
 
 let app = WebApp(title: "Sign up", rootFlow: { SignUpFlow() }) { screen in
   switch screen.destination {
-  case .signUp(let form): signUpView(form)
+  case .signUp(let form): SignUpScreen(form)
   }
 }
 

@@ -38,6 +38,7 @@ extension EndToEnd {
       <div id="app"><h1 id="title">Notes</h1><p id="count">2 notes</p>\
       <input id="s1.0" type="text" value="" data-ack="0">\
       <input id="s1.1" type="checkbox" data-ack="0" data-version="7">\
+      <input id="s1.3" type="email" value="" data-ack="0">\
       <ul id="list"><li id="list.a">A</li><li id="list.b">B</li></ul>\
       <button id="s1.2" type="button">Save</button></div>
       <script src="tether.js" data-session="abc" data-secret="s3cret" data-shown="0123456789abcdef"></script>
@@ -232,6 +233,24 @@ extension EndToEnd {
           return [document.activeElement === field, field.selectionStart].join(',');
           """)
         #expect(state as? String == "true,4")
+      }
+    }
+
+    @Test func anEmailFieldTheServerFocusesTakesFocusThoughItHasNoCaret() async throws {
+      try await withPage { browser in
+        try await browser.run(
+          #"""
+          window.__applied = 0;
+          document.addEventListener("tether:applied", () => window.__applied++);
+          __socket().open();
+          document.getElementById('s1.3').value = 'ada@example.com';
+          __socket().receive({ p: [], f: "s1.3" });
+          __socket().receive({ p: [["t", "count", "4 notes"]] });
+          """#)
+        let state = try await browser.run(
+          "return [document.activeElement.id, window.__applied].join(',')")
+        #expect(state as? String == "s1.3,2", "\(state)")
+        #expect(try await browser.text("#count") == "4 notes")
       }
     }
 

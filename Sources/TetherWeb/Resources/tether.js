@@ -147,6 +147,11 @@
     }
     while (cursor) { const after = cursor.nextSibling; cursor.remove(); cursor = after; }
   }
+  // Email, number and date fields have no caret a script may set (Chromium throws).
+  function setCaret(field, start, end) {
+    if (typeof field.selectionStart !== "number") return;
+    try { field.setSelectionRange(start, end); } catch (error) { /* no caret to set */ }
+  }
   function parsed(html) {
     const template = document.createElement("template");
     template.innerHTML = html;
@@ -155,7 +160,7 @@
 
   function apply(message) {
     const typing = isTyping(document.activeElement) ? document.activeElement : null;
-    const caret = typing && typing.selectionStart !== undefined
+    const caret = typing && typeof typing.selectionStart === "number"
       ? [typing.selectionStart, typing.selectionEnd] : null;
     // Every field typed in, as the page shows it: a patch that redraws one must not take
     // away text the server has not yet seen.
@@ -218,7 +223,7 @@
       }
       if (old === typing && !focus) {
         now.focus({ preventScroll: true });
-        if (caret && now.setSelectionRange) now.setSelectionRange(caret[0], caret[1]);
+        if (caret) setCaret(now, caret[0], caret[1]);
       }
     }
     if (message.path && base + message.path !== location.pathname) {
@@ -236,8 +241,8 @@
       if (target && !keep && document.activeElement !== target) {
         target.focus({ preventScroll: redrawn });
         // A text field the server focuses takes its caret at the end, to type on.
-        if (isField(target) && !isCheckbox(target) && target.setSelectionRange) {
-          target.setSelectionRange(target.value.length, target.value.length);
+        if (isField(target) && !isCheckbox(target)) {
+          setCaret(target, target.value.length, target.value.length);
         }
       }
     }
