@@ -76,7 +76,7 @@ public final class ListSelection<Row: Identifiable & Equatable> {
     case .home: select(0)
     case .end: select(count - 1)
     case .activate: onActivate(min(current, count - 1))
-    case .cancel: return false
+    case .cancel, .next, .previous: return false
     }
     return true
   }

@@ -147,6 +147,14 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
       ?? buttons.first { $0.role == .cancel }
   }
 
+  /// The button a keyboard starts on: the ``defaultButton``, else the ``escapeButton``, else
+  /// the first. Enter presses the button the keyboard is on (``ScreenStack/alertFocus``), so
+  /// it presses the default until the person moves to another with Tab or an arrow.
+  public var initialFocus: Int {
+    let start = defaultButton ?? escapeButton
+    return start.flatMap { buttons.firstIndex(of: $0) } ?? 0
+  }
+
   /// The button `key` presses: ``defaultButton`` for ``ScreenKey/activate``,
   /// ``escapeButton`` for ``ScreenKey/cancel``, none for the others (an alert takes every key,
   /// and most do nothing).
@@ -157,7 +165,7 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
     switch key {
     case .activate: defaultButton
     case .cancel: escapeButton
-    case .up, .down, .pageUp, .pageDown, .home, .end: nil
+    case .up, .down, .pageUp, .pageDown, .home, .end, .next, .previous: nil
     }
   }
 

@@ -21,4 +21,8 @@ public enum ScreenKey: Hashable, Sendable, CaseIterable {
   case activate
   /// Backs out: presses an alert's cancel button, or goes back (Escape).
   case cancel
+  /// Moves to the next control: an alert's next button (Tab, →).
+  case next
+  /// Moves to the previous control: an alert's previous button (Shift-Tab, ←).
+  case previous
 }

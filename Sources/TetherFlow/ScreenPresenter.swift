@@ -49,6 +49,8 @@ public final class ScreenPresenter<View> {
   public var titles: [String] { stack.titles }
   /// The alert shown, if any.
   public var alert: ScreenAlert? { stack.alert }
+  /// The position of the alert's button the keyboard is on (`ScreenStack.alertFocus`).
+  public var alertFocus: Int? { stack.alertFocus }
   /// The stack's path.
   public var path: ScreenPath { stack.path }
   /// The view of the screen on top, if any.
@@ -160,6 +162,7 @@ public final class ScreenPresenter<View> {
 private protocol ErasedStack {
   var titles: [String] { get }
   var alert: ScreenAlert? { get }
+  var alertFocus: Int? { get }
   var path: ScreenPath { get }
   func depth(of path: ScreenPath) -> Int?
   @discardableResult func show(_ path: ScreenPath) -> Bool
@@ -181,6 +184,7 @@ private final class StackEraser<Destination>: ErasedStack {
 
   var titles: [String] { stack?.screens.value.map(\.title) ?? [] }
   var alert: ScreenAlert? { stack?.alert.value }
+  var alertFocus: Int? { stack?.alertFocus.value }
   var path: ScreenPath { stack?.path.value ?? ScreenPath() }
 
   func show(_ path: ScreenPath) -> Bool { stack?.show(path) ?? false }

@@ -30,6 +30,14 @@ public final class ScreenStack<Destination>: Navigator {
   public var screens: Property<[Screen<Destination>]> { _screens }
   /// The alert shown over the top screen, if any.
   public var alert: Property<ScreenAlert?> { _alert }
+
+  private let _alertFocus = MutableProperty<Int?>(nil)
+  /// The position of the alert's button the keyboard is on (``ScreenAlert/buttons``), `nil`
+  /// with no alert: it starts on ``ScreenAlert/initialFocus``, Tab, Shift-Tab, → and ←
+  /// (``ScreenKey/next``, ``ScreenKey/previous``) move it, and Enter (``ScreenKey/activate``) presses that button. Every button of an alert is
+  /// so reachable from a keyboard, a destructive one included, while Enter alone never
+  /// presses a destructive button the alert did not make its default.
+  public var alertFocus: Property<Int?> { _alertFocus }
   /// The stack's path, such as `/gallery/photo/230200335`, built from the screens' path
   /// components and tails (``Screen/pathTail``); `/` for the root alone.
   public var path: Property<ScreenPath> { _path }
@@ -121,6 +129,7 @@ public final class ScreenStack<Destination>: Navigator {
     _ alert: ScreenAlert, onResponse: @escaping @MainActor (ScreenAlert.Button) -> Void
   ) {
     alertResponse = onResponse
+    _alertFocus.value = alert.initialFocus
     _alert.value = alert
   }
 
@@ -128,6 +137,7 @@ public final class ScreenStack<Destination>: Navigator {
   public func dismissAlert() {
     alertResponse = nil
     if _alert.value != nil { _alert.value = nil }
+    if _alertFocus.value != nil { _alertFocus.value = nil }
   }
 
   /// The user pressed `button` of the alert shown: the alert goes, then its presenter hears
@@ -141,6 +151,7 @@ public final class ScreenStack<Destination>: Navigator {
     let response = alertResponse
     alertResponse = nil
     _alert.value = nil
+    _alertFocus.value = nil
     response?(button)
     if hasResponsePipe { responsePipe.input.send(button) }
     return true
@@ -159,15 +170,33 @@ public final class ScreenStack<Destination>: Navigator {
   }
 
   /// Routes a key to the alert shown, as every view layer does: while an alert is up it takes
-  /// every key; ``ScreenKey/activate`` presses its default button and ``ScreenKey/cancel`` its
-  /// cancel button (``ScreenAlert/button(for:)``).
+  /// every key. ``ScreenKey/next`` moves ``alertFocus`` to the next button,
+  /// ``ScreenKey/previous`` to the previous one (both wrap);
+  /// ``ScreenKey/activate`` presses the button the focus is on (the default button until it
+  /// moves) and ``ScreenKey/cancel`` the cancel button (``ScreenAlert/escapeButton``).
   ///
   /// - Parameter key: The key.
   /// - Returns: Whether an alert was shown (and so took the key).
   @discardableResult
   public func handleAlertKey(_ key: ScreenKey) -> Bool {
     guard let alert = _alert.value else { return false }
-    if let button = alert.button(for: key) { respond(to: button) }
+    let count = alert.buttons.count
+    let focus = min(max(0, _alertFocus.value ?? alert.initialFocus), count - 1)
+    switch key {
+    case .next: _alertFocus.value = (focus + 1) % count
+    case .previous: _alertFocus.value = (focus + count - 1) % count
+    case .activate:
+      // The keyboard is on the default button unless the person moved it: an alert whose
+      // buttons are all destructive, with no default, waits for a move first.
+      if _alertFocus.value == alert.initialFocus, alert.defaultButton == nil,
+        alert.escapeButton == nil
+      {
+        return true
+      }
+      respond(to: alert.buttons[focus])
+    default:
+      if let button = alert.button(for: key) { respond(to: button) }
+    }
     return true
   }
 }

@@ -6,8 +6,9 @@ import TetherFlow
 /// screen on the stack, made by the view factory when the screen first appears and dropped
 /// when the screen leaves.
 ///
-/// Keys go by TetherFlow's rule (`ScreenPresenter.route`): to the alert first (Enter presses the
-/// default button, Esc the cancel button), then to the top screen's view, then to navigation:
+/// Keys go by TetherFlow's rule (`ScreenPresenter.route`): to the alert first (Tab and the
+/// arrows move between its buttons, Enter presses the one marked, which starts on the default
+/// button, Esc the cancel button), then to the top screen's view, then to navigation:
 /// Esc, Backspace or ← goes back, `q` or Ctrl-C quits. ``snapshot()`` and ``restore(_:)`` take
 /// and give back what is shown — the path, each list's selection, the alert — as data.
 @MainActor
@@ -88,7 +89,7 @@ public final class TerminalNavigator {
         in: &canvas, frame: Rect(x: 1, y: 2, width: canvas.width - 2, height: canvas.height - 2))
     }
     if let alert {
-      AlertBox(alert).draw(
+      AlertBox(alert, focus: presenter.alertFocus).draw(
         in: &canvas, frame: Rect(x: 0, y: 0, width: canvas.width, height: canvas.height))
     }
     return canvas

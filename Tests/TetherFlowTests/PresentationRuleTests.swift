@@ -210,6 +210,39 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
     #expect(pressed.map(\.title) == ["Erase"], "only a deliberate press does")
   }
 
+  @Test func everyButtonIsReachableFromTheKeyboardAndEnterPressesTheOneItIsOn() {
+    let erase = ScreenAlert.Button("Erase", role: .destructive)
+    let alert = ScreenAlert(title: "Erase?", message: "M", buttons: [erase, cancel])
+    let stack = ScreenStack<Model>()
+    stack.setRoot(Screen(Model(), title: "Root"))
+    var heard: [ScreenAlert.Button] = []
+    stack.present(alert) { heard.append($0) }
+    #expect(stack.alertFocus.value == 1, "the keyboard starts on the default: Cancel")
+    stack.handleAlertKey(.next)
+    #expect(stack.alertFocus.value == 0, "Tab wraps round to Erase")
+    stack.handleAlertKey(.next)
+    stack.handleAlertKey(.previous)
+    #expect(stack.alertFocus.value == 0)
+    #expect(heard.isEmpty, "moving presses nothing")
+    stack.handleAlertKey(.activate)
+    #expect(heard == [erase], "Enter presses the button the keyboard is on")
+    #expect(stack.alert.value == nil && stack.alertFocus.value == nil)
+    // Untouched, Enter still presses the default, never the destructive button.
+    stack.present(alert) { heard.append($0) }
+    stack.handleAlertKey(.activate)
+    #expect(heard == [erase, cancel])
+    // An alert of destructive buttons only, with no default: Enter waits for a move.
+    let wipe = ScreenAlert.Button("Wipe", role: .destructive)
+    stack.present(ScreenAlert(title: "T", message: "M", buttons: [erase, wipe])) {
+      heard.append($0)
+    }
+    stack.handleAlertKey(.activate)
+    #expect(heard.count == 2 && stack.alert.value != nil)
+    stack.handleAlertKey(.next)
+    stack.handleAlertKey(.activate)
+    #expect(heard.last == wipe)
+  }
+
   @Test func eachRoleReachesThePresenterAndDismissesTheAlert() {
     for (button, key) in [(confirm, ScreenKey.activate), (cancel, .cancel)] {
       let stack = ScreenStack<Model>()

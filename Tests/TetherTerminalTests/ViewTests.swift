@@ -166,6 +166,37 @@ private struct Item: Identifiable, Equatable {
     #expect(quit == .quit)
   }
 
+  @Test func aDestructiveButtonIsReachedWithTabAndTheBoxFitsItsTitleAndButtons() {
+    let (stack, navigator) = navigator()
+    stack.setRoot(Screen(Model(), title: "Home"))
+    let delete = ScreenAlert.Button("Delete", role: .destructive)
+    let cancel = ScreenAlert.Button("Cancel", role: .cancel)
+    var heard: [ScreenAlert.Button] = []
+    stack.present(
+      ScreenAlert(
+        title: "Delete “Monthly bus pass (zone 1–3)”?", message: "This cannot be undone.",
+        buttons: [delete, cancel])
+    ) { heard.append($0) }
+    let before = navigator.render(width: 100, height: 16).text
+    #expect(before.contains("Delete “Monthly bus pass (zone 1–3)”?"), "the title is whole")
+    #expect(before.contains("[ Delete ] [ Cancel (Enter, Esc) ]"), "\(before)")
+    #expect(before.contains("Tab or ←/→ to move"))
+    navigator.handle(.tab)
+    let after = navigator.render(width: 100, height: 16).text
+    #expect(after.contains("[ Delete (Enter) ] [ Cancel (Esc) ]"), "\(after)")
+    navigator.handle(.enter)
+    #expect(heard == [delete], "Tab, then Enter, deleted")
+    // ← and Shift-Tab move back; Esc still cancels.
+    stack.present(ScreenAlert(title: "T", message: "M", buttons: [delete, cancel])) {
+      heard.append($0)
+    }
+    navigator.handle(.right)
+    navigator.handle(.left)
+    navigator.handle(.backTab)
+    navigator.handle(.enter)
+    #expect(heard == [delete, delete])
+  }
+
   @Test func ctrlCInterruptsEvenUnderAnAlert() {
     let (stack, navigator) = navigator()
     var quit: TerminalExit?

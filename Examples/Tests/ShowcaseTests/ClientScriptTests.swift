@@ -254,6 +254,19 @@ extension EndToEnd {
       }
     }
 
+    @Test func enterOnAFocusedButtonPressesThatButton() async throws {
+      try await withPage { browser in
+        try await browser.run("__socket().open(); document.getElementById('s1.2').focus()")
+        try await browser.press("\u{E007}")  // Enter
+        try await browser.waitUntil("the click") {
+          try await sent(browser).contains { $0.contains(#""type":"click""#) }
+        }
+        let messages = try await sent(browser)
+        #expect(messages.contains { $0.contains(#""id":"s1.2""#) })
+        #expect(!messages.contains { $0.contains(#""type":"key""#) }, "\(messages)")
+      }
+    }
+
     @Test func aGoneSessionLoadsThePageAgain() async throws {
       try await withPage { browser in
         // 4404: the session is gone (expired, or its server restarted); the page loads anew.

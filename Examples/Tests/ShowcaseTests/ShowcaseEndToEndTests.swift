@@ -281,6 +281,35 @@ extension EndToEnd {
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func aConfirmationsDestructiveButtonIsPressedFromTheKeyboard() async throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary, arguments: ["--open", "/courses/course/2"])
+      try await session.waitFor("Remove from list")
+      try await session.keys("x")
+      let alert = try await session.waitFor("[ Remove ] [ Cancel (Enter, Esc) ]")
+      #expect(alert.contains("Remove “Podcasts Course”?"), "the title is whole: \(alert)")
+      try await session.keys("Tab")
+      try await session.waitFor("[ Remove (Enter) ] [ Cancel (Esc) ]")
+      try await session.keys("Enter")
+      // Back on the list, which no longer has the course.
+      try await session.waitFor("Courses")
+      let deadline = ContinuousClock.now + .seconds(10)
+      var list = try session.screen()
+      while list.contains("Podcasts Course") || !list.contains("Instagram Firebase"),
+        ContinuousClock.now < deadline
+      {
+        try await Task.sleep(for: .milliseconds(50))
+        list = try session.screen()
+      }
+      #expect(!list.contains("Podcasts Course") && list.contains("Instagram Firebase"), "\(list)")
+      try await session.keys("q")
+      #expect(try await session.waitUntilDead())
+    }
+
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
     func sigtermRestoresTheTerminal() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")

@@ -23,9 +23,12 @@ public enum Key: Equatable, Hashable, Sendable {
 
 extension Key {
   /// The key in the vocabulary every view layer shares, if it has a place there: ↑/k, ↓/j,
-  /// PageUp, PageDown, Home, End, Enter (activate) and Esc (cancel).
+  /// PageUp, PageDown, Home, End, Enter (activate), Esc (cancel), Tab and → (next), Shift-Tab
+  /// and ← (previous).
   public var screenKey: ScreenKey? {
     switch self {
+    case .tab, .right: .next
+    case .backTab, .left: .previous
     case .up, .character("k"): .up
     case .down, .character("j"): .down
     case .pageUp: .pageUp

@@ -96,21 +96,41 @@ public final class ListView<Row: Identifiable & Equatable>: TerminalView {
 @MainActor
 public final class AlertBox {
   private let alert: ScreenAlert
+  private let focus: Int
 
   /// Creates a box.
   ///
-  /// - Parameter alert: The alert to draw.
-  public init(_ alert: ScreenAlert) {
+  /// - Parameters:
+  ///   - alert: The alert to draw.
+  ///   - focus: The button the keyboard is on (`ScreenStack.alertFocus`); by default the
+  ///     alert's first (`ScreenAlert.initialFocus`).
+  public init(_ alert: ScreenAlert, focus: Int? = nil) {
     self.alert = alert
+    self.focus = focus ?? alert.initialFocus
   }
 
-  /// Draws the box centered in `frame`.
+  /// Draws the box centered in `frame`: as wide as its title, message and buttons need, up
+  /// to the frame's width.
   public func draw(in canvas: inout Canvas, frame: Rect) {
     let message = alert.message
-    let width = min(frame.width, max(24, min(56, DisplayWidth.of(message) + 6)))
+    // The keys are TetherFlow's rule: Enter presses the button the keyboard is on (shown in
+    // reverse, marked "Enter"), Esc the cancel button, Tab and the arrows move.
+    let labels = alert.buttons.enumerated().map { index, button in
+      var keys: [String] = []
+      if index == focus { keys.append("Enter") }
+      if button == alert.escapeButton { keys.append("Esc") }
+      return keys.isEmpty
+        ? "[ \(button.title) ]" : "[ \(button.title) (\(keys.joined(separator: ", "))) ]"
+    }
+    let buttonsWidth = labels.map(DisplayWidth.of).reduce(0, +) + max(0, labels.count - 1)
+    let wanted = max(
+      24, min(56, DisplayWidth.of(message) + 6), DisplayWidth.of(alert.title) + 8,
+      buttonsWidth + 4)
+    let width = min(frame.width, wanted)
     guard width >= 6 else { return }
     let lines = Label.wrap(message, width: width - 4)
-    let height = min(frame.height, lines.count + 5)
+    let hint = alert.buttons.count > 1 ? "Tab or ←/→ to move" : ""
+    let height = min(frame.height, lines.count + (hint.isEmpty ? 5 : 6))
     let x = frame.x + (frame.width - width) / 2
     let y = frame.y + (frame.height - height) / 2
     let border = CellStyle(bold: true)
@@ -128,17 +148,20 @@ public final class AlertBox {
     for (index, line) in lines.enumerated() where 2 + index < height - 2 {
       canvas.draw(line, x: x + 2, y: y + 2 + index, maxWidth: width - 4)
     }
-    // The keys that press them are TetherFlow's rule: Enter the default, Esc the cancel button.
-    let buttons = alert.buttons.map { button in
-      if button == alert.defaultButton, button == alert.escapeButton {
-        return "[ \(button.title) (Enter, Esc) ]"
-      }
-      if button == alert.defaultButton { return "[ \(button.title) (Enter) ]" }
-      if button == alert.escapeButton { return "[ \(button.title) (Esc) ]" }
-      return "[ \(button.title) ]"
-    }.joined(separator: " ")
-    canvas.draw(
-      buttons, x: x + max(2, (width - DisplayWidth.of(buttons)) / 2), y: y + height - 2,
-      maxWidth: width - 4, style: CellStyle(bold: true, foreground: .green))
+    let buttonsRow = y + height - (hint.isEmpty ? 2 : 3)
+    var column = x + max(2, (width - buttonsWidth) / 2)
+    for (index, label) in labels.enumerated() {
+      let room = x + width - 2 - column
+      guard room > 0 else { break }
+      canvas.draw(
+        label, x: column, y: buttonsRow, maxWidth: room,
+        style: CellStyle(bold: true, inverse: index == focus, foreground: .green))
+      column += DisplayWidth.of(label) + 1
+    }
+    if !hint.isEmpty {
+      canvas.draw(
+        hint, x: x + max(2, (width - DisplayWidth.of(hint)) / 2), y: y + height - 2,
+        maxWidth: width - 4, style: CellStyle(dim: true))
+    }
   }
 }

@@ -301,6 +301,9 @@
       return;
     }
     if (isTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+    // Enter on a focused button presses that button (the browser clicks it), not the screen's
+    // default: an alert's destructive button reached with Tab is pressed as a person expects.
+    if (event.key === "Enter" && event.target.closest && event.target.closest("button")) return;
     if (!keys.includes(event.key)) return;
     event.preventDefault();
     send({ type: "key", key: event.key });

@@ -554,7 +554,9 @@ public final class WebSession {
       let buttons = alert.buttons.enumerated().map { index, button -> HTMLNode in
         let id = "alert.b\(index)"
         context.onClick(id) { [presenter] in presenter.respond(toButtonAt: index) }
-        if button == alert.defaultButton { context.focus = id }
+        // The page starts on the button the keyboard is on (TetherFlow's alertFocus: the
+        // default button); Tab moves the page's own focus, and Enter or a click presses it.
+        if index == presenter.alertFocus { context.focus = id }
         let className = button.role == .destructive ? "alert-button destructive" : "alert-button"
         return .element(
           "button", id: id, [("type", "button"), ("class", className)], [.text(button.title)])
