@@ -158,7 +158,10 @@ public final class WebTestPage {
 
   /// The value a text field shows (or `""`), the first matching `selector`.
   public func value(_ selector: String) throws -> String {
-    try element(selector)[attribute: "value"] ?? ""
+    let field = try element(selector)
+    // A text area's text is its content.
+    if field.tag == "textarea" { return HTMLNode.element(field).visibleText }
+    return field[attribute: "value"] ?? ""
   }
 
   /// Whether the element is hidden: it, or an element it is in, has `hidden`.

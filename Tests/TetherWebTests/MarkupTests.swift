@@ -112,6 +112,37 @@ final class FormFlow: FlowController {
   }
 }
 
+/// A note with a text area.
+@MainActor
+final class NoteModel {
+  let text = MutableProperty("")
+}
+
+@MainActor
+final class NoteScreen: WebScreen {
+  enum Action { case clear }
+  let model: NoteModel
+  init(_ model: NoteModel) { self.model = model }
+
+  var body: Markup<Action> {
+    vstack {
+      textArea(model.text, label: "Note", rows: 4, .class("note")).onCancel(.clear)
+    }
+  }
+
+  func handle(_ action: Action, gesture: WebGesture?) {
+    model.text.value = ""
+  }
+}
+
+@MainActor
+final class NoteFlow: FlowController {
+  let model = NoteModel()
+  func start(on navigator: any Navigator<NoteModel>) -> Screen<NoteModel> {
+    Screen(model, title: "Note", owner: self)
+  }
+}
+
 @MainActor
 @Suite struct MarkupTests {
   /// The fields' bindings, kept from render to render as a session keeps them.
@@ -205,6 +236,28 @@ final class FormFlow: FlowController {
 
     try await page.check("input.urgent")
     #expect(flow.model.isUrgent.value)
+  }
+
+  @Test func aTextAreaIsBoundLikeAFieldAndKeepsItsLines() async throws {
+    let flow = NoteFlow()
+    let app = WebApp(title: "Note", rootFlow: { flow }) { NoteScreen($0.destination) }
+    let page = try await WebTestPage(app: app, path: "/")
+    defer { page.close() }
+    let area = try page.element("textarea.note")
+    #expect(area[attribute: "rows"] == "4" && area[attribute: "value"] == nil)
+    let before = page.sent.count
+    try await page.type("line 1\nline 2", into: "textarea.note")
+    #expect(flow.model.text.value == "line 1\nline 2")
+    #expect(try page.value("textarea.note") == "line 1\nline 2")
+    #expect(page.sent.count == before, "what was typed is not sent back")
+    // The model's own change reaches the page as a value, after the edit it follows.
+    flow.model.text.value = "\nafter a blank line"
+    await flushObservations()
+    #expect(page.sent.last?.contains(#"["v","\#(area.id)","\nafter a blank line",1]"#) == true)
+    // Written whole, a leading newline survives the parser's rule for text areas.
+    #expect(page.session.render().html.contains(">\n\nafter a blank line</textarea>"))
+    try await page.cancel("textarea.note")
+    #expect(flow.model.text.value == "")
   }
 
   @Test func aDisabledControlTakesNoGesture() async throws {

@@ -39,6 +39,7 @@ extension EndToEnd {
       <input id="s1.0" type="text" value="" data-ack="0">\
       <input id="s1.1" type="checkbox" data-ack="0" data-version="7">\
       <input id="s1.3" type="email" value="" data-ack="0">\
+      <textarea id="s1.4" data-ack="0">first</textarea>\
       <ul id="list"><li id="list.a">A</li><li id="list.b">B</li></ul>\
       <button id="s1.2" type="button">Save</button></div>
       <script src="tether.js" data-session="abc" data-secret="s3cret" data-shown="0123456789abcdef"></script>
@@ -264,6 +265,37 @@ extension EndToEnd {
         let messages = try await sent(browser)
         #expect(messages.contains { $0.contains(#""id":"s1.2""#) })
         #expect(!messages.contains { $0.contains(#""type":"key""#) }, "\(messages)")
+      }
+    }
+
+    @Test func enterInATextAreaStartsALineAndARedrawKeepsWhatWasTyped() async throws {
+      try await withPage { browser in
+        try await browser.run("__socket().open(); window.__area = document.getElementById('s1.4')")
+        try await browser.pointerClick("#s1\\.4")
+        try await browser.run("__area.setSelectionRange(5, 5)")
+        try await browser.press("\u{E007}two")  // Enter, then text
+        #expect(try await browser.run("return __area.value") as? String == "first\ntwo")
+        let messages = try await sent(browser)
+        #expect(!messages.contains { $0.contains(#""type":"submit""#) }, "\(messages)")
+        #expect(messages.last?.contains(#""value":"first\ntwo""#) == true, "\(messages)")
+        // The whole app again, the area's content as the server last had it: the page keeps
+        // its node and what was typed.
+        let app = """
+          <div id="app"><h1 id="title">Notes</h1><p id="count">2 notes</p>\
+          <input id="s1.0" type="text" value="" data-ack="0">\
+          <input id="s1.1" type="checkbox" data-ack="0" data-version="7">\
+          <input id="s1.3" type="email" value="" data-ack="0">\
+          <textarea id="s1.4" data-ack="0">first</textarea>\
+          <ul id="list"><li id="list.a">A</li><li id="list.b">B</li></ul>\
+          <button id="s1.2" type="button">Save</button></div>
+          """
+        try await browser.run("__socket().receive({ p: [['r', 'app', arguments[0]]] })", [app])
+        let state = try await browser.run(
+          "const a = document.getElementById('s1.4'); return [a === __area, a.value].join('|')")
+        #expect(state as? String == "true|first\ntwo")
+        // The model's value after every edit replaces it.
+        try await browser.run(#"__socket().receive({ p: [["v", "s1.4", "", 99]] })"#)
+        #expect(try await browser.run("return __area.value") as? String == "")
       }
     }
 

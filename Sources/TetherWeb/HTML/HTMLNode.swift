@@ -77,6 +77,13 @@ public enum HTMLNode: Equatable, Sendable {
       }
       output += ">"
       guard !HTMLEscaping.voidElements.contains(element.tag) else { return }
+      // A parser drops one newline right after `<textarea>`: a text that starts with one
+      // keeps it only if another is written first.
+      if element.tag == "textarea", case .text(let text)? = element.children.first,
+        text.utf8.first == UInt8(ascii: "\n")
+      {
+        output += "\n"
+      }
       if HTMLEscaping.rawTextElements.contains(element.tag) {
         // A style sheet's or a script's text is not HTML: entities would be read literally.
         for case .text(let text) in element.children {

@@ -69,7 +69,25 @@ public enum HTMLPatch: Equatable, Sendable {
       patches.append(.replace(id: before.id, html: new.html))
       return
     }
-    let live = after.tag == "input" ? liveFieldAttributes : []
+    let live = after.tag == "input" || after.tag == "textarea" ? liveFieldAttributes : []
+    if after.tag == "textarea" {
+      // Its text is its live value: a change travels as a value, never as content (a browser
+      // shows what was typed, not the content, once a person has typed).
+      let acknowledged = after[attribute: "data-ack"].flatMap { Int($0) } ?? 0
+      let text = after.children.first.map(\.visibleText) ?? ""
+      if text != (before.children.first.map(\.visibleText) ?? "") {
+        patches.append(.value(id: after.id, value: .text(text), acknowledged: acknowledged))
+      }
+      for (name, value) in after.attributes
+      where before[attribute: name] != value && !live.contains(name) {
+        patches.append(.attribute(id: after.id, name: name, value: value))
+      }
+      for (name, _) in before.attributes where after[attribute: name] == nil && !live.contains(name)
+      {
+        patches.append(.attribute(id: after.id, name: name, value: nil))
+      }
+      return
+    }
     if after.tag == "input" {
       let acknowledged = after[attribute: "data-ack"].flatMap { Int($0) } ?? 0
       if after[attribute: "type"] == "checkbox" {

@@ -55,6 +55,34 @@ public func textField<Action>(
   return Markup(nodes: [.element(element)])
 }
 
+/// A multi-line text area bound both ways to a view model's text, by the same rule as
+/// ``textField(_:type:placeholder:label:_:)``. Enter starts a new line (it submits nothing);
+/// Escape sends ``Markup/onCancel(_:)``'s action.
+///
+/// ```swift
+/// textArea(model.notes, label: "Notes", rows: 4, .class("notes"))
+/// ```
+///
+/// - Parameters:
+///   - text: The view model's text: shown, and written by each edit.
+///   - placeholder: Shown while the area is empty.
+///   - label: The area's accessible name (`aria-label`), for one with no visible label.
+///   - rows: How many lines it shows.
+///   - attributes: Other attributes, such as its class.
+/// - Returns: The text area.
+@MainActor
+public func textArea<Action>(
+  _ text: MutableProperty<String>, placeholder: String = "", label: String? = nil,
+  rows: Int = 3, _ attributes: Attribute...
+) -> Markup<Action> {
+  var all: [Attribute] = [Attribute("rows", String(min(max(1, rows), 100)))]
+  if !placeholder.isEmpty { all.append(Attribute("placeholder", placeholder)) }
+  if let label { all.append(Attribute("aria-label", label)) }
+  var element = MarkupElement<Action>(tag: "textarea", attributes: all + attributes, children: [])
+  element.field = .text(text)
+  return Markup(nodes: [.element(element)])
+}
+
 /// A checkbox bound both ways to a view model's flag, which each tick sets (the same rule as
 /// ``textField(_:type:placeholder:label:_:)``).
 ///

@@ -218,6 +218,10 @@ private struct MarkupRenderer<Action> {
       }
       context.onField(id, field)
       attributes.append(("data-ack", "\(state.binding.sequence)"))
+      if element.tag == "textarea" {
+        // A text area's text is its content, not a `value` attribute.
+        return .element(element.tag, id: id, attributes, [.text(state.binding.state.value)])
+      }
       attributes.append(("value", state.binding.state.value))
     case .toggle(let isOn)?:
       let state = context.store.state(id, for: isOn) { CheckboxState(isOn) }

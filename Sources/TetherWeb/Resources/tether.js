@@ -32,7 +32,11 @@
   // Each field's newest edit number: the server acknowledges edits by it, and a value it
   // sends for a field with newer typing than it had seen is not applied.
   const seqs = {};
-  const isField = (element) => !!element && element.tagName === "INPUT" && !!element.id;
+  const isField = (element) => !!element && !!element.id &&
+    (element.tagName === "INPUT" || element.tagName === "TEXTAREA");
+  // A text area's text as rendered is its content; an input's, its value attribute.
+  const renderedValue = (element) =>
+    element.tagName === "TEXTAREA" ? element.textContent : element.getAttribute("value") || "";
   const isCheckbox = (element) => element.type === "checkbox";
   // A tick names the version of the value the box showed: the server refuses one made on
   // a value that has changed since (another tab changed the item while this page was away).
@@ -123,11 +127,10 @@
     // edit the server had seen.
     if (isField(old) && (seqs[old.id] || 0) <= (+next.dataset.ack || 0)) {
       if (isCheckbox(old)) old.checked = next.hasAttribute("checked");
-      else if (old.value !== (next.getAttribute("value") || "")) {
-        old.value = next.getAttribute("value") || "";
-      }
+      else if (old.value !== renderedValue(next)) old.value = renderedValue(next);
     }
-    morphChildren(old, next);
+    // A text area's content is its value, set above: its text node is left alone.
+    if (old.tagName !== "TEXTAREA") morphChildren(old, next);
   }
   function morphChildren(parent, next) {
     const keyed = new Map();
@@ -284,8 +287,10 @@
     }
   });
   document.addEventListener("keydown", (event) => {
+    // Enter in a text area starts a new line; Escape cancels as in a text field.
+    const isArea = event.target.tagName === "TEXTAREA";
     if (isField(event.target) && !isCheckbox(event.target) && !event.isComposing &&
-        (event.key === "Enter" || event.key === "Escape")) {
+        (event.key === "Escape" || (event.key === "Enter" && !isArea))) {
       event.preventDefault();
       const field = event.target;
       if (event.key === "Escape") send({ type: "cancel", id: field.id });

@@ -502,7 +502,18 @@ public final class WebSession {
     _ attributes: [(name: String, value: String?)], on id: String, edit sequence: Int
   ) {
     fieldAcks[id] = max(fieldAcks[id] ?? 0, sequence)
-    pageTree?.setAttributes(attributes + [("data-ack", "\(sequence)")], onElement: id)
+    pageTree?.updateElement(id) { node in
+      guard case .element(var element) = node else { return }
+      node = .text("")
+      var changes = attributes + [("data-ack", "\(sequence)")]
+      if element.tag == "textarea", let text = changes.first(where: { $0.name == "value" })?.value {
+        // A text area's text is its content.
+        element.children = [.text(text)]
+        changes.removeAll { $0.name == "value" }
+      }
+      node = .element(element)
+      node.setAttributes(changes, onElement: id)
+    }
   }
 
   /// The refusal of a gesture on the screen behind an open alert, if it is one.
