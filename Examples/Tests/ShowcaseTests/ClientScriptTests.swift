@@ -31,17 +31,25 @@ extension EndToEnd {
       window.name = String(window.__loads);
       """#
 
-    /// The page as a server serves it: the app, then the script with its session's data.
-    static let page = """
-      <!doctype html>
-      <html lang="en"><head><meta charset="utf-8"><title>Client</title></head><body>
-      <div id="app"><h1 id="title">Notes</h1><p id="count">2 notes</p>\
+    /// The app as the server renders it, showing `count`: what the page is served, and what a
+    /// redraw (a reconnect's `r` patch) sends again.
+    static func app(count: String) -> String {
+      """
+      <div id="app"><h1 id="title">Notes</h1><p id="count">\(count)</p>\
       <input id="s1.0" type="text" value="" data-ack="0">\
       <input id="s1.1" type="checkbox" data-ack="0" data-version="7">\
       <input id="s1.3" type="email" value="" data-ack="0">\
       <textarea id="s1.4" data-ack="0">first</textarea>\
       <ul id="list"><li id="list.a">A</li><li id="list.b">B</li></ul>\
       <button id="s1.2" type="button">Save</button></div>
+      """
+    }
+
+    /// The page as a server serves it: the app, then the script with its session's data.
+    static let page = """
+      <!doctype html>
+      <html lang="en"><head><meta charset="utf-8"><title>Client</title></head><body>
+      \(app(count: "2 notes"))
       <script src="tether.js" data-session="abc" data-secret="s3cret" data-shown="0123456789abcdef"></script>
       </body></html>
       """
@@ -135,13 +143,7 @@ extension EndToEnd {
         try await browser.run("document.getElementById('s1.0').setSelectionRange(5, 5)")
         // The whole app again, as a reconnect sends it, with the count changed and the field's
         // value as the server last acknowledged it (empty, edit 0).
-        let app = """
-          <div id="app"><h1 id="title">Notes</h1><p id="count">5 notes</p>\
-          <input id="s1.0" type="text" value="" data-ack="0">\
-          <input id="s1.1" type="checkbox" data-ack="0" data-version="7">\
-          <ul id="list"><li id="list.a">A</li><li id="list.b">B</li></ul>\
-          <button id="s1.2" type="button">Save</button></div>
-          """
+        let app = Self.app(count: "5 notes")
         try await browser.run("__socket().receive({ p: [['r', 'app', arguments[0]]] })", [app])
         #expect(try await browser.text("#count") == "5 notes")
         let state = try await browser.run(
@@ -280,15 +282,7 @@ extension EndToEnd {
         #expect(messages.last?.contains(#""value":"first\ntwo""#) == true, "\(messages)")
         // The whole app again, the area's content as the server last had it: the page keeps
         // its node and what was typed.
-        let app = """
-          <div id="app"><h1 id="title">Notes</h1><p id="count">2 notes</p>\
-          <input id="s1.0" type="text" value="" data-ack="0">\
-          <input id="s1.1" type="checkbox" data-ack="0" data-version="7">\
-          <input id="s1.3" type="email" value="" data-ack="0">\
-          <textarea id="s1.4" data-ack="0">first</textarea>\
-          <ul id="list"><li id="list.a">A</li><li id="list.b">B</li></ul>\
-          <button id="s1.2" type="button">Save</button></div>
-          """
+        let app = Self.app(count: "2 notes")
         try await browser.run("__socket().receive({ p: [['r', 'app', arguments[0]]] })", [app])
         let state = try await browser.run(
           "const a = document.getElementById('s1.4'); return [a === __area, a.value].join('|')")

@@ -96,19 +96,6 @@ public enum HTMLNode: Equatable, Sendable {
     }
   }
 
-  /// The tree with the element `id`'s attributes changed: each name set to its value, or
-  /// removed for `nil`. The tree is unchanged when no element has that id.
-  ///
-  /// - Parameters:
-  ///   - changes: The attributes to set or remove.
-  ///   - id: The element.
-  /// - Returns: The changed tree.
-  func setting(_ changes: [(name: String, value: String?)], onElement id: String) -> HTMLNode {
-    var copy = self
-    copy.setAttributes(changes, onElement: id)
-    return copy
-  }
-
   /// Sets the element `id`'s attributes in place: each name to its value, or removed for
   /// `nil`. Nothing changes when no element has that id.
   mutating func setAttributes(
@@ -169,19 +156,6 @@ public enum HTMLNode: Equatable, Sendable {
     guard target.count > own.count, target.starts(with: own) else { return false }
     let next = target[target.index(target.startIndex, offsetBy: own.count)]
     return !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next)
-  }
-
-  /// The element `id`, if the tree has it (found as ``updateElement(_:_:)`` finds it).
-  func element(withID id: String) -> HTMLNode? {
-    guard case .element(let element) = self else { return nil }
-    if element.id == id { return self }
-    for child in element.children where child.mayContain(id) {
-      if let found = child.element(withID: id) { return found }
-    }
-    for child in element.children where !child.mayContain(id) {
-      if let found = child.element(withID: id) { return found }
-    }
-    return nil
   }
 
   /// A digest of the node's HTML: 16 hex digits of its 64-bit FNV-1a hash. The same tree has

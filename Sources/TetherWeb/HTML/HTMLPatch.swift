@@ -78,17 +78,7 @@ public enum HTMLPatch: Equatable, Sendable {
       if text != (before.children.first.map(\.visibleText) ?? "") {
         patches.append(.value(id: after.id, value: .text(text), acknowledged: acknowledged))
       }
-      for (name, value) in after.attributes
-      where before[attribute: name] != value && !live.contains(name) {
-        patches.append(.attribute(id: after.id, name: name, value: value))
-      }
-      for (name, _) in before.attributes where after[attribute: name] == nil && !live.contains(name)
-      {
-        patches.append(.attribute(id: after.id, name: name, value: nil))
-      }
-      return
-    }
-    if after.tag == "input" {
+    } else if after.tag == "input" {
       let acknowledged = after[attribute: "data-ack"].flatMap { Int($0) } ?? 0
       if after[attribute: "type"] == "checkbox" {
         let checked = after[attribute: "checked"] != nil
@@ -106,7 +96,7 @@ public enum HTMLPatch: Equatable, Sendable {
     for (name, _) in before.attributes where after[attribute: name] == nil && !live.contains(name) {
       patches.append(.attribute(id: after.id, name: name, value: nil))
     }
-    guard before.children != after.children else { return }
+    guard after.tag != "textarea", before.children != after.children else { return }
     if case .text(let text) = after.children.first, after.children.count == 1,
       before.children.count <= 1, before.children.allSatisfy({ $0.id == nil })
     {

@@ -68,9 +68,6 @@ final class ComponentState {
     return node
   }
 
-  /// Whether something the component read has changed since its last render.
-  var needsRun: Bool { token?.needsRun ?? false }
-
   /// Renders the component now, alone.
   func runNow() {
     token?.runNow()
@@ -78,7 +75,7 @@ final class ComponentState {
 
   /// Renders the component now if something it read has changed.
   func runIfNeeded() {
-    if needsRun { token?.runNow() }
+    if let token, token.needsRun { token.runNow() }
   }
 
   /// Ends the component's observation.

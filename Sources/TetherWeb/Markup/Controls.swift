@@ -304,7 +304,7 @@ final class MarkupStore {
   /// Renders now every component whose reads changed since its last render, each alone.
   func runDirtyComponents() {
     guard !components.isEmpty else { return }
-    for (_, entry) in components where entry.state.needsRun { entry.state.runIfNeeded() }
+    for (_, entry) in components { entry.state.runIfNeeded() }
   }
 
   /// A component was rendered again alone: the kept renders of the content around it are out
