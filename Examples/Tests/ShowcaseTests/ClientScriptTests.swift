@@ -176,6 +176,41 @@ extension EndToEnd {
       }
     }
 
+    @Test func textTypedAfterEnterGoesOnTheServersAnswerToTheEnter() async throws {
+      try await withPage { browser in
+        try await browser.run("__socket().open()")
+        try await browser.pointerClick("#s1\\.0")
+        // "Milk" is edits 1-4 and its Enter submits edit 4; "Eg" (edits 5, 6) is typed before
+        // the server's answer to the Enter (the field cleared, as of edit 4) arrives.
+        try await browser.press("Milk\u{E007}Eg")
+        let value = "return document.getElementById('s1.0').value"
+        #expect(try await browser.run(value) as? String == "MilkEg")
+        try await browser.run(#"__socket().receive({ p: [["v", "s1.0", "", 4]] })"#)
+        #expect(try await browser.run(value) as? String == "Eg", "the next entry's text stays")
+        let caret = try await browser.run("return document.getElementById('s1.0').selectionStart")
+        #expect(caret as? Int == 2)
+        // The server had "MilkE", "MilkEg": the merged text goes to it as a newer edit.
+        let inputs = try await sent(browser).filter { $0.contains(#""type":"input""#) }
+        #expect(inputs.last?.contains(#""value":"Eg""#) == true, "\(inputs)")
+        #expect(inputs.last?.contains(#""seq":7"#) == true, "\(inputs)")
+        // A later answer as of that Enter (a redraw the server made before edit 7 reached it)
+        // merges nothing again.
+        try await browser.run(
+          "__socket().receive({ p: [['r', 'app', arguments[0]]] })",
+          [
+            Self.app(count: "3 notes").replacingOccurrences(
+              of: #"type="text" value="" data-ack="0""#, with: #"type="text" value="" data-ack="4""#
+            )
+          ])
+        #expect(try await browser.run(value) as? String == "Eg")
+        // Typing after an Enter that the server answered by keeping the text (nothing changed,
+        // no value patch) stays as typed: "Eg" (edit 7), Enter, " x" (edits 8, 9).
+        try await browser.press("\u{E007} x")
+        try await browser.run(#"__socket().receive({ p: [["v", "s1.0", "Eg", 7]] })"#)
+        #expect(try await browser.run(value) as? String == "Eg x")
+      }
+    }
+
     @Test func aReconnectSendsTheUnacknowledgedGesturesAndTheDraftsAgainAndNothingElse()
       async throws
     {

@@ -219,9 +219,16 @@ extension EndToEnd {
           try await signature(in: other) == Self.signature(otherList)
         }
         var list = afterTwo
+        // Each Enter is typed once the tab shows the one before, as a person sees it: an
+        // entry typed whole before the server answers the Enter before it would be submitted
+        // with that Enter's text (see ClientScriptTests for typing that starts sooner).
         for number in 0..<3 {
           try await tabA.focus()
           list = try await change(number * 4, in: tabA, list: list)
+          let expected = Self.signature(list)
+          try await first.waitUntil("add \(number) in the writing tab") {
+            try await signature(in: tabA) == expected
+          }
         }
         try await tabB.focus()
         try await first.waitUntil("the first browser's three items in its other tab") {

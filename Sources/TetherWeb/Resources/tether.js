@@ -54,6 +54,38 @@
   // sent again but unacknowledged gestures (a tick is one): a page never re-sends state
   // the server has acknowledged, which another tab may have changed since.
   const drafts = new Set();
+  // What each text field held when Enter submitted it, and that edit's number. Text typed
+  // after an Enter is the next entry's: when the server's answer to the Enter (a cleared
+  // field) arrives after more typing, that typing goes on the answer instead of the answer
+  // being set aside as older than the typing.
+  const submitted = {};
+  // `local` (the field's text now) on the server's `value` as of edit `ack`, if `ack` is the
+  // field's last Enter and the text then still starts the field; else null.
+  function typedAfterEnter(id, local, value, ack) {
+    const entry = submitted[id];
+    if (!entry || entry.seq !== ack || !local.startsWith(entry.value)) return null;
+    delete submitted[id];
+    const merged = value + local.slice(entry.value.length);
+    return merged === local ? null : merged;
+  }
+  // The server answered the field's Enter with no typing since: the Enter's text is done with.
+  function answered(id, ack) {
+    if (submitted[id] && submitted[id].seq <= ack) delete submitted[id];
+  }
+  // Sets a field to text merged by typedAfterEnter, keeping the caret as far from the end,
+  // and sends it as a new edit: the server had the text as typed.
+  function takeMerged(field, text) {
+    const fromEnd = typeof field.selectionEnd === "number"
+      ? field.value.length - field.selectionEnd : 0;
+    field.value = text;
+    if (document.activeElement === field) {
+      const at = Math.max(0, text.length - fromEnd);
+      setCaret(field, at, at);
+    }
+    seqs[field.id] = (seqs[field.id] || 0) + 1;
+    drafts.add(field.id);
+    send(inputMessage(field));
+  }
   function typedFields() {
     return [...drafts].map((id) => document.getElementById(id))
       .filter((element) => isField(element) && !isCheckbox(element)).map(inputMessage);
@@ -126,8 +158,12 @@
     // A field's live value follows the server's unless the page typed since the newest
     // edit the server had seen.
     if (isField(old) && (seqs[old.id] || 0) <= (+next.dataset.ack || 0)) {
+      answered(old.id, +next.dataset.ack || 0);
       if (isCheckbox(old)) old.checked = next.hasAttribute("checked");
       else if (old.value !== renderedValue(next)) old.value = renderedValue(next);
+    } else if (isField(old) && !isCheckbox(old)) {
+      const merged = typedAfterEnter(old.id, old.value, renderedValue(next), +next.dataset.ack);
+      if (merged !== null) takeMerged(old, merged);
     }
     // A text area's content is its value, set above: its text node is left alone.
     if (old.tagName !== "TEXTAREA") morphChildren(old, next);
@@ -210,7 +246,13 @@
         case "v":
           // The model changed the field on purpose; newer typing than it had seen stays.
           element.dataset.ack = patch[3];
-          if ((seqs[patch[1]] || 0) > patch[3]) break;
+          if ((seqs[patch[1]] || 0) > patch[3]) {
+            const merged = isCheckbox(element) ? null
+              : typedAfterEnter(element.id, element.value, patch[2], patch[3]);
+            if (merged !== null) takeMerged(element, merged);
+            break;
+          }
+          answered(element.id, patch[3]);
           if (isCheckbox(element)) element.checked = patch[2];
           else if (element.value !== patch[2]) element.value = patch[2];
           break;
@@ -221,13 +263,19 @@
     for (const [id, old] of Object.entries(fields)) {
       const now = document.getElementById(id);
       if (!isField(now) || now === old) continue;
+      let merged = null;
       if ((seqs[id] || 0) > (+now.dataset.ack || 0)) {
-        if (isCheckbox(now)) now.checked = old.checked; else now.value = old.value;
-      }
+        if (isCheckbox(now)) now.checked = old.checked;
+        else {
+          merged = typedAfterEnter(id, old.value, now.value, +now.dataset.ack || 0);
+          now.value = old.value;
+        }
+      } else answered(id, +now.dataset.ack || 0);
       if (old === typing && !focus) {
         now.focus({ preventScroll: true });
         if (caret) setCaret(now, caret[0], caret[1]);
       }
+      if (merged !== null) takeMerged(now, merged);
     }
     if (message.path && base + message.path !== location.pathname) {
       history.pushState(null, "", base + message.path);
@@ -301,6 +349,7 @@
           gesture.id === field.id && gesture.seq === seqs[field.id]);
         if (pending) return;
         drafts.delete(field.id);
+        submitted[field.id] = { seq: seqs[field.id], value: field.value };
         send({ type: "submit", id: field.id, value: field.value, seq: seqs[field.id] });
       } else send({ type: "submit", id: field.id });
       return;
