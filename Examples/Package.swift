@@ -379,7 +379,7 @@ let package = Package(
       name: "ShowcaseWebTests",
       dependencies: [
         "ShowcaseWeb", "ShowcaseWebServer", "ShowcaseFlows", "ShowcaseTestSupport", "Gallery",
-        "Courses", "Profile", "Articles", "Entry", "Todos", "ExampleSupport",
+        "Courses", "Profile", "Articles", "Entry", "Todos", "TodosStorage", "ExampleSupport",
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "TetherWebHummingbird", package: "Tether"),
         .product(name: "TetherFlow", package: "Tether"),

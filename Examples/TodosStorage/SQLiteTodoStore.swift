@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Todos
 
 /// TodoMVC's lists in one SQLite file, through GRDB: the showcase's embedded default.
@@ -7,14 +8,23 @@ import Todos
 /// The file is opened as a WAL database pool (readers never wait for the writer), its schema
 /// is created and migrated by GRDB's `DatabaseMigrator`, and a file written by a newer version
 /// of the app is refused, never migrated down or clobbered. Every change is one transaction
-/// that also raises the list's version; the store then tells the screens showing that list in
-/// this process (``changes(of:)``). Several processes on one file are not told of each other's
-/// changes: a cluster uses ``PostgresTodoStore``.
+/// that also raises the list's version, and the version is what ``changes(of:)`` watches, with
+/// GRDB's `ValueObservation`: a change written by this store, by another store on the same file,
+/// or by another process (a second `showcase`, `sqlite3`) reaches every screen showing that list.
+/// A writer of its own raises the version in the transaction that changes the items, as
+/// ``apply(_:to:)`` does.
 public final class SQLiteTodoStore: TodoStore {
   /// The database file.
   public let path: String
   private let pool: DatabasePool
-  private let feed: TodoListFeed
+  /// How often commits by other connections are looked for while a list is watched.
+  private let otherWritersInterval: Duration
+  private let watching = Mutex(Watching())
+
+  private struct Watching {
+    var observations = 0
+    var otherWriters: Task<Void, Never>?
+  }
 
   /// The schema's migrations, oldest first. A file whose applied migrations include one not
   /// listed here was written by a newer version.
@@ -35,12 +45,19 @@ public final class SQLiteTodoStore: TodoStore {
 
   /// Opens (or creates) the database at `path`, and migrates its schema.
   ///
-  /// - Parameter path: The file; its folder must exist.
+  /// - Parameters:
+  ///   - path: The file; its folder must exist.
+  ///   - otherWritersInterval: How often, while a list is watched, the store looks for commits
+  ///     made by other connections to the file (SQLite tells a connection of its own writes
+  ///     only): the most a change from another process waits to be shown.
   /// - Throws: ``TodoDatabaseError`` naming the file: it cannot be opened or written (read-only,
   ///   a folder that is not there), it is not a database (corrupt), or it was written by a
   ///   newer version of the app.
-  public init(path: String) throws(TodoDatabaseError) {
+  public init(path: String, otherWritersInterval: Duration = .milliseconds(250))
+    throws(TodoDatabaseError)
+  {
     self.path = path
+    self.otherWritersInterval = otherWritersInterval
     var configuration = Configuration()
     configuration.label = "todos"
     // A writer waits this long for another connection's lock before the write fails.
@@ -70,9 +87,10 @@ public final class SQLiteTodoStore: TodoStore {
       throw TodoDatabaseError("\(path): cannot open the list database: \(error)")
     }
     self.pool = pool
-    feed = TodoListFeed { [pool] id async throws(TodoStoreError) -> TodoList in
-      try await Self.read(id, from: pool, path: path)
-    }
+  }
+
+  deinit {
+    watching.withLock { $0.otherWriters?.cancel() }
   }
 
   /// The list `id`.
@@ -146,13 +164,79 @@ public final class SQLiteTodoStore: TodoStore {
     } catch {
       throw .unavailable("\(path): \(error)")
     }
-    if changed.changed { feed.listChanged(id) }
     return changed.version
   }
 
-  /// The list `id` after each change written through this store.
+  /// The list `id` now, then after each change of its version, by any writer of the file.
+  ///
+  /// GRDB's observation re-reads the list's version (one primary-key lookup) after each commit
+  /// to `todo_lists`, and the list itself only when its version moved: a change to one list
+  /// costs the screens showing the others next to nothing.
   public func changes(of id: String) -> AsyncStream<TodoList> {
-    feed.subscribe(to: id)
+    let (stream, continuation) = AsyncStream<TodoList>.makeStream(
+      bufferingPolicy: .bufferingNewest(1))
+    let versions = ValueObservation.tracking { db in
+      try Int.fetchOne(db, sql: "SELECT version FROM todo_lists WHERE id = ?", arguments: [id])
+        ?? 0
+    }.removeDuplicates()
+    let (pool, path) = (pool, path)
+    startWatching()
+    let task = Task.detached {
+      while !Task.isCancelled {
+        do {
+          for try await _ in versions.values(in: pool, bufferingPolicy: .bufferingNewest(1)) {
+            continuation.yield(try await Self.read(id, from: pool, path: path))
+          }
+        } catch {
+          // Unreadable now (a damaged file, a disk gone): the observation ended; start it
+          // again shortly, and it reads the list as it is then.
+          try? await Task.sleep(for: .seconds(1))
+        }
+      }
+    }
+    continuation.onTermination = { [weak self] _ in
+      task.cancel()
+      self?.stopWatching()
+    }
+    return stream
+  }
+
+  /// One more list watched: while any is, commits made by other connections are looked for.
+  private func startWatching() {
+    let (pool, interval) = (pool, otherWritersInterval)
+    watching.withLock { watching in
+      watching.observations += 1
+      guard watching.otherWriters == nil else { return }
+      watching.otherWriters = Task.detached { await Self.watchOtherWriters(pool, every: interval) }
+    }
+  }
+
+  private func stopWatching() {
+    watching.withLock { watching in
+      watching.observations -= 1
+      guard watching.observations == 0 else { return }
+      watching.otherWriters?.cancel()
+      watching.otherWriters = nil
+    }
+  }
+
+  /// Tells this pool's observations of commits made by other connections. SQLite reports
+  /// to a connection the writes made through it only, and GRDB's observation is built on
+  /// those reports; `PRAGMA data_version` on the pool's writer changes when any other
+  /// connection commits.
+  private static func watchOtherWriters(_ pool: DatabasePool, every interval: Duration) async {
+    var seen: Int?
+    while !Task.isCancelled {
+      let now = try? await pool.writeWithoutTransaction { db in
+        try Int.fetchOne(db, sql: "PRAGMA data_version")
+      }
+      if let now, let before = seen, now != before {
+        // In a transaction: its commit is what GRDB's observations act on.
+        try? await pool.write { db in try db.notifyChanges(in: Table("todo_lists")) }
+      }
+      if let now { seen = now }
+      try? await Task.sleep(for: interval)
+    }
   }
 
   private static func read(_ id: String, from pool: DatabasePool, path: String)

@@ -34,7 +34,7 @@ public func <~ <Value>(target: BindingTarget<Value>, source: Signal<Value>) -> O
   bind(target) { source.observe($0) }
 }
 
-/// Binds a property into a mutable property (seed 004's `mutableUserName <~ …`).
+/// Binds a property into a mutable property (`mutableUserName <~ …`).
 ///
 /// - Parameters:
 ///   - target: The property that follows `source`. Held weakly; its deallocation ends the

@@ -25,8 +25,7 @@
 /// See ``BindingTarget``.
 public class ObservationToken: Hashable {
   // The three stored properties are `@exclusivity(unchecked)`: dynamic exclusivity checks on
-  // them were a third of subscribe + cancel (callgrind: 7 `swift_beginAccess` calls, about 500
-  // instructions of 1,571), and they can never fire. Each access is one load or store inside
+  // them would be about a third of subscribe + cancel, and they can never fire. Each access is one load or store inside
   // this file. `removeObserver()` clears `id` before it calls into the list (a re-entrant
   // cancel from a released closure's `deinit` then sees 0 and returns), and each other field
   // is its own location: a `deinit` run by releasing `owner` can reach this token only through

@@ -134,8 +134,8 @@ public class Property<Value> {
   @inlinable
   internal final func update(_ newValue: Value) {
     if isModifying { modificationConflict() }
-    // The Observation path is out of line: holding even a nil registrar reference here cost a
-    // release call per set (callgrind: +27 instructions per stage of `map.map.observe`).
+    // The Observation path is out of line: holding even a nil registrar reference here costs a
+    // release call per set, on every stage of a chain.
     if mayBeObserved {
       storeReportingToObservation(newValue)
     } else {

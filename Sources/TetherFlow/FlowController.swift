@@ -1,6 +1,6 @@
 import Tether
 
-/// A flow controller (seed 004): it builds view models, injects their dependencies, listens
+/// A flow controller: it builds view models, injects their dependencies, listens
 /// to their outputs and tells a ``Navigator`` what to show. View models never navigate and
 /// views never decide where to go.
 ///

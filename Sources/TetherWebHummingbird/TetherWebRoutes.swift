@@ -149,8 +149,8 @@
             messageRate: messageRate,
             logger: logger)
           // No shutdown handler of its own: Hummingbird's socket handler already closes the
-          // socket when the server stops (1000), and a second handler per socket cost 1.1 KB
-          // of every idle session (tether-bench W7).
+          // socket when the server stops (1000), and a second handler per socket would be kept
+          // by every idle session.
           try await session.run(inbound: inbound, outbound: outbound)
         })
     }

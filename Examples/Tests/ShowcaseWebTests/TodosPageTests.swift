@@ -1,9 +1,11 @@
+import Foundation
 import ShowcaseFlows
 import ShowcaseWeb
 import Testing
 import TetherWeb
 import TetherWebTesting
 import Todos
+import TodosStorage
 
 /// TodoMVC's web screen in process: the page a browser is sent, driven by the same messages
 /// a browser's client sends — no socket, no browser. (The TodoMVC community's own suite runs
@@ -118,6 +120,23 @@ import Todos
     try await second.click(".todo-list li .destroy")
     try await first.waitUntil("the item gone from the first tab") {
       try first.elements(".todo-list li").isEmpty
+    }
+  }
+
+  /// The list in an SQLite file that something else writes too (a second showcase, a
+  /// migration): the page shows the change without a reload.
+  @Test func aChangeWrittenToTheFileByAnotherConnectionIsShown() async throws {
+    let path = NSTemporaryDirectory() + "todos-page-\(UUID().uuidString).sqlite"
+    var services = ShowcaseServices.bundled(thumbnailDelay: .zero)
+    services.todos = try SQLiteTodoStore(path: path)
+    let page = try await page(services)
+    defer { page.close() }
+    let other = try SQLiteTodoStore(path: path)
+    _ = try await other.apply(
+      .add(Todo(id: "elsewhere", title: "Written elsewhere")),
+      to: "0123456789abcdef0123456789abcdef")
+    try await page.waitUntil("the other connection's item") {
+      try page.texts(".todo-list li label") == ["Written elsewhere"]
     }
   }
 }

@@ -29,6 +29,59 @@ import TodosStorage
     )
   }
 
+  /// Watches `list` of `store`; returns once its first snapshot (the list as it is, empty) has
+  /// come, so that what follows is a change the store was told of, not one its first read
+  /// found. The task's value is the first titles shown after that.
+  private func watch(_ list: String, of store: SQLiteTodoStore) async throws
+    -> Task<[String]?, Never>
+  {
+    let updates = store.changes(of: list)
+    let (started, ready) = AsyncStream<Void>.makeStream()
+    let task = Task {
+      for await update in updates {
+        ready.yield()
+        if !update.todos.isEmpty { return update.todos.map(\.title) as [String]? }
+      }
+      return nil
+    }
+    let first = try await withDeadline(.seconds(10)) {
+      for await _ in started { return true }
+      return false
+    }
+    #expect(first, "the list as it is came first")
+    return task
+  }
+
+  @Test func aChangeWrittenThroughAnotherConnectionReachesSubscribers() async throws {
+    let path = TestFiles.fresh("shared.sqlite")
+    let shown = try SQLiteTodoStore(path: path)
+    let other = try SQLiteTodoStore(path: path)
+    let seen = try await watch("one", of: shown)
+    _ = try await other.apply(.add(Todo(id: "a", title: "From the other store")), to: "one")
+    #expect(try await withDeadline(.seconds(10)) { await seen.value } == ["From the other store"])
+  }
+
+  /// Another process: `sqlite3`, writing as the schema says (the items and the version, in one
+  /// transaction). CI installs it; missing, the test fails.
+  @Test func aChangeWrittenByAnotherProcessReachesSubscribers() async throws {
+    let tool = try #require(
+      ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+      }, "sqlite3 is not installed")
+    let path = TestFiles.fresh("process.sqlite")
+    let store = try SQLiteTodoStore(path: path)
+    let seen = try await watch("one", of: store)
+    let sql = """
+      BEGIN;
+      INSERT INTO todos (list_id, id, title, completed, position) VALUES ('one', 'x', 'From sqlite3', 0, 1);
+      INSERT INTO todo_lists (id, version) VALUES ('one', 1)
+        ON CONFLICT (id) DO UPDATE SET version = version + 1;
+      COMMIT;
+      """
+    #expect(run(tool, path, sql), "sqlite3 wrote the list")
+    #expect(try await withDeadline(.seconds(10)) { await seen.value } == ["From sqlite3"])
+  }
+
   @Test func theFileIsInWALMode() async throws {
     let path = TestFiles.fresh("wal.sqlite")
     _ = try SQLiteTodoStore(path: path)

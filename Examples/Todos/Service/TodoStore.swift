@@ -54,8 +54,8 @@ public enum TodoStoreError: Error, Equatable, Sendable {
 /// nobody shows costs nothing; otherwise the list is read once and each subscriber gets the
 /// snapshot, and notices that arrive while it is read are merged into one more read.
 ///
-/// Every store in this package feeds one: ``InMemoryTodoStore`` and the SQLite store after their
-/// own writes, the PostgreSQL store from its `LISTEN` connection.
+/// ``InMemoryTodoStore`` feeds one after its own writes, the PostgreSQL store from its `LISTEN`
+/// connection. (The SQLite store needs none: GRDB's observation is its fan-out.)
 public final class TodoListFeed: Sendable {
   private struct State {
     var subscribers: [String: [Int: AsyncStream<TodoList>.Continuation]] = [:]

@@ -3,8 +3,8 @@
 /// generic, and without running unspecialized generic code.
 ///
 /// The mutable state of both list classes is `@exclusivity(unchecked)`. Dynamic exclusivity
-/// checks cost about 60% of a `set` here (callgrind: ~14 `swift_beginAccess` per set through a
-/// `map.map` chain), and they can never fire on these fields: every access is a short read or
+/// checks would be most of a `set` here (one `swift_beginAccess` per field access, several per
+/// stage of a `map.map` chain), and they can never fire on these fields: every access is a short read or
 /// write inside this file; observer closures are called only after the access that loaded them
 /// has ended, and removed closures and queued values are released only after their access has
 /// ended (they are moved out first). No access to these fields is ever open while user code
@@ -103,9 +103,8 @@ internal final class ObserverList<Value>: ObserverListBase {
   ///
   /// A struct, not the bare closure: a generic container stores a bare function value at its
   /// most general abstraction (argument *and* result indirect), so each closure made in
-  /// specialized code was wrapped in a reabstraction thunk, called on every delivery
-  /// (callgrind: about 40 instructions per set through `map.map.observe`). A struct field keeps
-  /// its own declared abstraction, `(Value) -> Void`, which the closures are made in.
+  /// specialized code was wrapped in a reabstraction thunk, called on every delivery. A struct
+  /// field keeps its own declared abstraction, `(Value) -> Void`, which the closures are made in.
   @usableFromInline
   struct Action {
     @usableFromInline let call: (Value) -> Void
