@@ -212,7 +212,8 @@
     }
 
     /// The headers every answer carries: a content security policy that runs no script but
-    /// this server's own (no inline script, no `eval`), connects only to this server and lets
+    /// this server's own (the client a page carries, allowed by its hash, and `/tether.js`; no
+    /// other inline script, no `eval`), connects only to this server and lets
     /// no other site frame the page; no MIME sniffing; no `Referer` sent elsewhere (a page's
     /// address can name a session's screen).
     ///
@@ -221,7 +222,8 @@
     public static let securityHeaders: HTTPFields = {
       var fields: HTTPFields = [
         .contentSecurityPolicy:
-          "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+          "default-src 'self'; script-src 'self' \(WebAssets.scriptSourceHash); "
+          + "style-src 'self' 'unsafe-inline'; "
           + "img-src 'self' data: http: https:; connect-src 'self'; object-src 'none'; "
           + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
         .xContentTypeOptions: "nosniff",

@@ -238,6 +238,7 @@
     private var timer: Scheduled<Void>?
     private var lastBytes: UInt32 = 0
     private var done = false
+    private var received = false
 
     init(timeout: TimeAmount) {
       self.timeout = timeout
@@ -258,6 +259,7 @@
         return
       }
       let buffer = unwrapInboundIn(data)
+      received = true
       var ended = false
       for byte in buffer.readableBytesView {
         lastBytes = lastBytes << 8 | UInt32(byte)
@@ -279,6 +281,21 @@
     func handlerRemoved(context: ChannelHandlerContext) {
       timer?.cancel()
       timer = nil
+    }
+
+    /// The server is shutting down. A connection that has sent nothing (a browser opens one
+    /// ahead of a request it may never make) has nothing to finish: it is closed now. Until
+    /// its first request's head, no HTTP handler is there to close it, and the shutdown would
+    /// wait for the header deadline.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+      if event is ChannelShouldQuiesceEvent, !done, !received {
+        done = true
+        timer?.cancel()
+        timer = nil
+        context.close(promise: nil)
+        return
+      }
+      context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -96,8 +96,9 @@
         #expect(page.status == .ok)
         let html = String(buffer: page.body)
         #expect(html.contains("Hello from Tether"))
-        #expect(
-          html.contains(#"src="/app/tether.js""#) && html.contains(#"href="/app/tether.css""#))
+        // The page carries its script and style sheet: nothing to fetch under the prefix first.
+        #expect(html.contains("<script data-session=") && html.contains("<style>"))
+        #expect(!html.contains(#"src="/"#) && !html.contains(#"href="/tether.css""#))
         #expect(html.contains(#"data-base="/app""#), "the page opens its socket under the prefix")
         #expect(page.headers[.contentSecurityPolicy] != nil, "Tether's routes carry its headers")
         #expect(
@@ -118,11 +119,11 @@
       }
     }
 
-    @Test func theAppsOwnStyleSheetIsServedAndLinkedUnderThePrefix() async throws {
+    @Test func theAppsOwnStyleSheetIsCarriedByItsPagesAndServedUnderThePrefix() async throws {
       try await application(stylesheet: ".greeting > p { color: teal; }").test(.router) {
         client in
         let page = try await client.execute(uri: "/app", method: .get)
-        #expect(String(buffer: page.body).contains(#"<link rel="stylesheet" href="/app/app.css">"#))
+        #expect(String(buffer: page.body).contains("<style>.greeting > p { color: teal; }</style>"))
         let sheet = try await client.execute(uri: "/app/app.css", method: .get)
         #expect(sheet.status == .ok)
         #expect(sheet.headers[.contentType] == "text/css; charset=utf-8")
@@ -174,7 +175,7 @@
       try await application.test(.router) { client in
         let page = try await client.execute(uri: "/", method: .get)
         let html = String(buffer: page.body)
-        #expect(page.status == .ok && html.contains(#"src="/tether.js""#))
+        #expect(page.status == .ok && html.contains("<script data-session="))
         #expect(!html.contains("data-base"), "no prefix to name")
         let deep = try await client.execute(uri: "/anything", method: .get)
         #expect(deep.status == .notFound, "a path no screen shows")

@@ -2,6 +2,7 @@ import Foundation
 import ShowcaseBrowser
 import ShowcaseWeb
 import Testing
+import TetherWeb
 
 #if canImport(Glibc)
   import Glibc
@@ -262,7 +263,8 @@ extension EndToEnd {
         #expect(headers["x-frame-options"] == "DENY", "\(path)")
         #expect(headers["referrer-policy"] == "no-referrer", "\(path)")
         let policy = headers["content-security-policy"] ?? ""
-        #expect(policy.contains("script-src 'self'"), "\(path): \(policy)")
+        #expect(
+          policy.contains("script-src 'self' \(WebAssets.scriptSourceHash);"), "\(path): \(policy)")
         #expect(policy.contains("frame-ancestors 'none'"), "\(path): \(policy)")
         #expect(!policy.contains("unsafe-eval"), "\(path): \(policy)")
         #expect(
@@ -594,6 +596,26 @@ extension EndToEnd {
     /// within seconds; now it refuses what it cannot hold with 503, closes every connection
     /// that has not sent a whole request head within the header timeout (10 s), and serves
     /// the next visitor.
+    /// A browser opens a connection ahead of a request it may never make; on SIGTERM the
+    /// server closes it at once instead of waiting for its header deadline.
+    @Test func aConnectionThatSentNothingDoesNotHoldTheShutdown() async throws {
+      let showcase = try await WebShowcase()
+      let idle = try connectToLoopback(port: showcase.port, timeout: 1)
+      defer { close(idle) }
+      // Served once, so the server is past starting up when it is told to stop.
+      _ = try RawHTTPResponse.get("/health", port: showcase.port)
+      let stopping = ContinuousClock.now
+      showcase.process.terminate()
+      while showcase.process.isRunning, ContinuousClock.now - stopping < .seconds(8) {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      let took = ContinuousClock.now - stopping
+      #expect(!showcase.process.isRunning && took < .seconds(1.5), "stopped after \(took)")
+      if !showcase.process.isRunning {
+        #expect(showcase.process.terminationStatus == 0)
+      }
+    }
+
     @Test func idleAndSlowConnectionsNeitherExhaustDescriptorsNorStayOpen() async throws {
       let showcase = try await WebShowcase(descriptorLimit: 200)
       defer { showcase.process.terminate() }

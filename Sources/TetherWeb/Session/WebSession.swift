@@ -172,16 +172,23 @@ public final class WebSession {
   ///   - style: The style sheet's URL.
   /// - Returns: The document.
   public func document(script: String, style: String) -> String {
-    document(script: script, style: style, base: "", pageSigner: nil)
+    document(
+      assets: .linked(script: script, style: style, appStyle: nil), base: "", pageSigner: nil)
+  }
+
+  /// How a page carries its script and style sheets.
+  enum PageAssets {
+    /// Linked: the page names their URLs (the app's style sheet too, if it has one).
+    case linked(script: String, style: String, appStyle: String?)
+    /// In the page itself, with the app's style sheet if it has one: nothing to fetch before
+    /// the socket opens.
+    case inline(appStyle: String?)
   }
 
   /// The whole page, with a token signed by `pageSigner` when the session has no resume
   /// signer of its own: a stateless page's socket rebuilds the session from it. `base` is the
   /// path the app is mounted at ("" at the root): the page's socket and addresses are under it.
-  func document(
-    script: String, style: String, appStyle: String? = nil, base: String,
-    pageSigner: WebResumeSigner?
-  ) -> String {
+  func document(assets: PageAssets, base: String, pageSigner: WebResumeSigner?) -> String {
     let tree = render()
     pageTree = tree
     sentPath = presenter.path.description
@@ -199,16 +206,41 @@ public final class WebSession {
       sentResume = state
       attributes += " data-resume=\"\(HTMLEscaping.attribute(token))\""
     }
+    attributes = " data-session=\"\(HTMLEscaping.attribute(id))\"" + attributes
+    let styles: String
+    let script: String
+    switch assets {
+    case .linked(let scriptURL, let style, let appStyle):
+      styles =
+        Self.link(style) + (appStyle.map { "\n" + Self.link($0) } ?? "")
+      script = "<script src=\"\(HTMLEscaping.attribute(scriptURL))\"\(attributes)></script>"
+    case .inline(let appStyle):
+      var sheets = WebAssets.inlineStyle
+      if let appStyle {
+        // A sheet that would end its element early is linked instead (the server serves it
+        // at /app.css).
+        sheets +=
+          "\n"
+          + (WebAssets.fitsRawTextElement(appStyle)
+            ? "<style>\(appStyle)</style>" : Self.link(base + "/app.css"))
+      }
+      styles = sheets
+      script = WebAssets.inlineScript(attributes: attributes)
+    }
     return """
       <!doctype html>
       <html lang="en"><head><meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <title>\(HTMLEscaping.text(pageTitle))</title>
-      <link rel="stylesheet" href="\(HTMLEscaping.attribute(style))">\(appStyle.map { "\n<link rel=\"stylesheet\" href=\"\(HTMLEscaping.attribute($0))\">" } ?? "")
+      \(styles)
       </head><body>\(html)
-      <script src="\(HTMLEscaping.attribute(script))" data-session="\(HTMLEscaping.attribute(id))"\(attributes)></script>
+      \(script)
       </body></html>
       """
+  }
+
+  private static func link(_ url: String) -> String {
+    "<link rel=\"stylesheet\" href=\"\(HTMLEscaping.attribute(url))\">"
   }
 
   /// Starts sending patches through `send`: first what changed since the page was served (or

@@ -392,9 +392,7 @@ public final class WebSessionRegistry {
     case .stateless:
       // The page carries all its socket needs (its secret and state, signed): nothing waits.
       let html = session.document(
-        script: base + "/tether.js", style: base + "/tether.css",
-        appStyle: appStylesheet == nil ? nil : base + "/app.css", base: base,
-        pageSigner: pageSigner)
+        assets: .inline(appStyle: appStylesheet), base: base, pageSigner: pageSigner)
       if sessions[id]?.session === session {
         sessions[id] = nil
         session.close()
@@ -403,8 +401,7 @@ public final class WebSessionRegistry {
     case .held:
       scheduleExpiry(id, after: unclaimedLifetime)  // a page nobody connects to is soon gone
       let html = session.document(
-        script: base + "/tether.js", style: base + "/tether.css",
-        appStyle: appStylesheet == nil ? nil : base + "/app.css", base: base, pageSigner: nil)
+        assets: .inline(appStyle: appStylesheet), base: base, pageSigner: nil)
       return .page(html: html, sessionID: id)
     }
   }
