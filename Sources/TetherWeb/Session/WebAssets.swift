@@ -2,9 +2,9 @@ import Foundation
 
 /// The page's script and style sheet: small, hand-written, served by the app itself (no CDN).
 ///
-/// A page carries both in its own HTML (``inlineScript`` and ``inlineStyle``), so a browser that
-/// has never seen the app connects after one request, not three: nothing waits for a second
-/// and third response before the socket opens. The content security policy allows the script
+/// A page carries both in its own HTML (``inlineScript(attributes:)`` and ``inlineStyle``), so a
+/// browser that has never seen the app connects after one request, not three: nothing waits
+/// for a second and third response before the socket opens. The content security policy allows the script
 /// by its hash (``scriptSourceHash``), never inline script in general. They are also served at
 /// `/tether.js` and `/tether.css` for pages of an app's own.
 public enum WebAssets {
