@@ -397,17 +397,21 @@ public final class PostgresTodoStore: TodoStore {
   }
 
   private static func query(_ id: String, client: PostgresClient) async throws -> TodoList {
+    // One statement reads one snapshot, so the version always belongs to the items beside it
+    // (two statements could pair a version with the next change's items).
     var version = 0
-    for try await value in try await client.query(
-      "SELECT version FROM todo_lists WHERE id = \(id)"
-    ).decode(Int.self) {
-      version = value
-    }
     var todos: [Todo] = []
-    for try await (todoID, title, completed) in try await client.query(
-      "SELECT id, title, completed FROM todos WHERE list_id = \(id) ORDER BY position, id"
-    ).decode((String, String, Bool).self) {
-      todos.append(Todo(id: todoID, title: title, completed: completed))
+    for try await (listVersion, todoID, title, completed) in try await client.query(
+      """
+      SELECT l.version, t.id, t.title, t.completed
+      FROM todo_lists l LEFT JOIN todos t ON t.list_id = l.id
+      WHERE l.id = \(id) ORDER BY t.position, t.id
+      """
+    ).decode((Int, String?, String?, Bool?).self) {
+      version = listVersion
+      if let todoID, let title, let completed {
+        todos.append(Todo(id: todoID, title: title, completed: completed))
+      }
     }
     return TodoList(todos: todos, version: version)
   }

@@ -263,3 +263,39 @@ extension TestPostgres {
       """, url: url)
   }
 }
+
+/// The feed behind the in-memory and PostgreSQL stores.
+@Suite struct TodoListFeedTests {
+  /// Two notices answered by one read (or a recovery re-read of an unchanged list) read the same
+  /// version twice; a subscriber gets it once and then the next version.
+  @Test func aSubscriberGetsEachVersionOnce() async throws {
+    // Reads 1 and 2 find version 1, every later read version 2.
+    let reads = Mutex(0)
+    let feed = TodoListFeed { _ async throws(TodoStoreError) -> TodoList in
+      let read = reads.withLock { count in
+        count += 1
+        return count
+      }
+      let version = read <= 2 ? 1 : 2
+      return TodoList(todos: [Todo(id: "\(version)", title: "v\(version)")], version: version)
+    }
+    let updates = feed.subscribe(to: "list")
+    let seen = Task {
+      var received: [Int] = []
+      for await update in updates {
+        received.append(update.version)
+        if update.version == 2 { break }
+      }
+      return received
+    }
+    for notice in 1...3 {
+      feed.listChanged("list")
+      // The next notice comes once this one's read has begun, so each makes a read of its own.
+      try await withDeadline(.seconds(10)) {
+        while reads.withLock({ $0 }) < notice { await Task.yield() }
+      }
+    }
+    let received = try await withDeadline(.seconds(10)) { await seen.value }
+    #expect(received == [1, 2])
+  }
+}

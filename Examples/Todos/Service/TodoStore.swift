@@ -52,13 +52,20 @@ public enum TodoStoreError: Error, Equatable, Sendable {
 
 /// Fans one store's change notices out to the screens showing each list: a notice for a list
 /// nobody shows costs nothing; otherwise the list is read once and each subscriber gets the
-/// snapshot, and notices that arrive while it is read are merged into one more read.
+/// snapshot, and notices that arrive while it is read are merged into one more read. A
+/// subscriber gets each version at most once, in order: a read that finds nothing newer than it
+/// already has (two notices answered by one read, a recovery re-read) is not delivered again.
 ///
 /// ``InMemoryTodoStore`` feeds one after its own writes, the PostgreSQL store from its `LISTEN`
 /// connection. (The SQLite store needs none: GRDB's observation is its fan-out.)
 public final class TodoListFeed: Sendable {
+  private struct Subscriber {
+    let continuation: AsyncStream<TodoList>.Continuation
+    var delivered: Int?
+  }
+
   private struct State {
-    var subscribers: [String: [Int: AsyncStream<TodoList>.Continuation]] = [:]
+    var subscribers: [String: [Int: Subscriber]] = [:]
     var nextSubscriber = 0
     var reading: Set<String> = []
     var readAgain: Set<String> = []
@@ -84,7 +91,8 @@ public final class TodoListFeed: Sendable {
     let key = state.withLock { state in
       let key = state.nextSubscriber
       state.nextSubscriber += 1
-      state.subscribers[id, default: [:]][key] = continuation
+      state.subscribers[id, default: [:]][key] = Subscriber(
+        continuation: continuation, delivered: nil)
       return key
     }
     continuation.onTermination = { [weak self] _ in
@@ -138,8 +146,12 @@ public final class TodoListFeed: Sendable {
         list = nil
       }
       let more = state.withLock { state -> Bool in
-        if let list {
-          for continuation in (state.subscribers[id] ?? [:]).values { continuation.yield(list) }
+        if let list, let subscribers = state.subscribers[id] {
+          for (key, subscriber) in subscribers
+          where subscriber.delivered.map({ list.version > $0 }) ?? true {
+            subscriber.continuation.yield(list)
+            state.subscribers[id]?[key]?.delivered = list.version
+          }
         }
         if state.readAgain.remove(id) != nil, state.subscribers[id] != nil { return true }
         state.reading.remove(id)
