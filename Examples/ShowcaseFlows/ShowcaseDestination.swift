@@ -30,6 +30,8 @@ public enum ShowcaseDestination {
   case entry(EntryViewModel)
   /// The Entry's greeting.
   case greeting(GreetingViewModel)
+  /// The greeting's salutation picker, shown as a sheet.
+  case salutations(SalutationPickerViewModel)
   /// TodoMVC's list.
   case todos(TodoListViewModel)
 }
@@ -54,6 +56,7 @@ extension ShowcaseDestination {
     case .article(let model): model as AnyObject
     case .entry(let model): model
     case .greeting(let model): model
+    case .salutations(let model): model
     case .todos(let model): model
     }
   }

@@ -27,6 +27,7 @@ public enum ShowcaseViews {
     case .article(let article): ArticleScreen.view(article)
     case .entry(let entry): EntryScreen.view(entry, tick: tick)
     case .greeting(let greeting): GreetingScreen.view(greeting)
+    case .salutations(let picker): SalutationPickerScreen.view(picker)
     case .todos(let todos): TodosTerminalScreen(todos)
     }
   }

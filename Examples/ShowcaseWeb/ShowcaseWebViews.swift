@@ -22,6 +22,7 @@ public enum ShowcaseWebViews {
     case .article(let article): ArticleScreen(article)
     case .entry(let entry): EntryScreen(entry)
     case .greeting(let greeting): GreetingScreen(greeting)
+    case .salutations(let picker): SalutationPickerScreen(picker)
     case .todos(let todos): TodosScreen(todos)
     }
   }

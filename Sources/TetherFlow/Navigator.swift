@@ -30,11 +30,86 @@ public protocol Navigator<Destination>: AnyObject {
   /// `onResponse`. A flow observes it for the buttons whose action it knows
   /// (``ScreenAlert/Button/action(as:)``), so the meaning of a button survives a resume.
   var alertResponses: Signal<ScreenAlert.Button> { get }
+  /// Shows `screen` as a sheet: a modal screen over the top one, which takes every gesture
+  /// until it is dismissed. `onDismiss` hears that it went, however it went: the flow
+  /// dismissed it, the person closed it (Escape, its Close button, a browser's Back), or the
+  /// stack changed under it (a push, a pop, a new root). A sheet shown replaces any sheet
+  /// shown, whose `onDismiss` runs first. Flows usually call
+  /// ``presentSheet(_:until:)`` instead, which waits for the sheet's result.
+  func presentSheet(_ screen: Screen<Destination>, onDismiss: @escaping @MainActor () -> Void)
+  /// Dismisses the sheet shown, if any.
+  func dismissSheet()
 }
 
 extension Navigator {
   /// Shows `alert`, with no interest in which button is pressed: an informational alert.
   public func present(_ alert: ScreenAlert) {
     present(alert) { _ in }
+  }
+
+  /// Shows `screen` as a sheet and waits for its result: the first value `result` sends (the
+  /// sheet's view model saying "done, with this"), after which the sheet is dismissed; `nil`
+  /// if the sheet is dismissed first (closed by the person, replaced, or the stack changed).
+  ///
+  /// ```swift
+  /// let picker = SalutationPickerViewModel(current: greeting.salutation)
+  /// let sheet = Screen(ShowcaseDestination.salutations(picker), title: "Salutation")
+  /// if let chosen = await navigator.presentSheet(sheet, until: picker.chosen) {
+  ///   greeting.use(chosen)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - screen: The sheet's screen.
+  ///   - result: The sheet's result; only its first value counts.
+  /// - Returns: The result, or `nil` for a sheet dismissed without one.
+  public func presentSheet<Result: Sendable>(
+    _ screen: Screen<Destination>, until result: Signal<Result>
+  ) async -> Result? {
+    await withCheckedContinuation { continuation in
+      presentSheet(screen, until: result) { continuation.resume(returning: $0) }
+    }
+  }
+
+  /// Shows `screen` as a sheet at once and calls `onResult` once: with the first value
+  /// `result` sends (then the sheet is dismissed), or with `nil` if the sheet goes first. The
+  /// form for a flow that must show the sheet before it returns — restoring a path that ends
+  /// at a sheet; otherwise ``presentSheet(_:until:)`` reads better.
+  ///
+  /// - Parameters:
+  ///   - screen: The sheet's screen.
+  ///   - result: The sheet's result; only its first value counts.
+  ///   - onResult: Hears the result, or `nil`.
+  public func presentSheet<Result>(
+    _ screen: Screen<Destination>, until result: Signal<Result>,
+    onResult: @escaping @MainActor (Result?) -> Void
+  ) {
+    let answer = SheetAnswer(onResult)
+    // The result first, then the dismissal it causes: the second answer is ignored. The
+    // navigator's dismissal keeps the answer alive; a navigator released with the sheet up
+    // takes the observation with it.
+    answer.token = result.observe { [weak self, weak answer] value in
+      answer?.give(value)
+      self?.dismissSheet()
+    }
+    presentSheet(screen) { answer.give(nil) }
+  }
+}
+
+/// Gives a sheet's presenter its answer once: the first one.
+@MainActor
+private final class SheetAnswer<Result> {
+  private var onResult: (@MainActor (Result?) -> Void)?
+  var token: ObservationToken?
+
+  init(_ onResult: @escaping @MainActor (Result?) -> Void) {
+    self.onResult = onResult
+  }
+
+  func give(_ value: Result?) {
+    token = nil
+    let onResult = self.onResult
+    self.onResult = nil
+    onResult?(value)
   }
 }

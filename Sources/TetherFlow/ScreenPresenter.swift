@@ -21,6 +21,9 @@ public final class ScreenPresenter<View> {
   public enum KeyRoute: Equatable, Sendable {
     /// An alert was shown, and it took the key (it takes every key while it is up).
     case alert
+    /// A sheet was shown, and it took the key: its view handled it, or the key closed it
+    /// (a back key, or ``ScreenKey/cancel``, that the sheet's view left alone).
+    case sheet
     /// The top screen's view handled it.
     case view
     /// It was a back key nobody else took: the top screen was popped.
@@ -55,12 +58,19 @@ public final class ScreenPresenter<View> {
   public var path: ScreenPath { stack.path }
   /// The view of the screen on top, if any.
   public var topView: View? { views.topView }
+  /// The title of the sheet shown over the top screen, if any.
+  public var sheetTitle: String? { stack.sheetTitle }
+  /// The view of the sheet shown over the top screen, if any.
+  public var sheetView: View? { stack.sheetTitle == nil ? nil : views.sheetView }
+  /// Dismisses the sheet shown, if any, as its Close button does.
+  public func dismissSheet() { stack.dismissSheet() }
   /// Every screen's view, bottom to top.
   public var orderedViews: [View] { views.orderedViews }
 
   /// Routes a key by the rule every view layer follows: an alert shown takes every key (Enter
-  /// presses its default button, Escape its cancel button); otherwise the top screen's view
-  /// gets it; otherwise a back key pops.
+  /// presses its default button, Escape its cancel button); then a sheet shown takes every key
+  /// (its view first; a back key or ``ScreenKey/cancel`` it leaves alone closes it); otherwise
+  /// the top screen's view gets it; otherwise a back key pops.
   ///
   /// - Parameters:
   ///   - key: The key as a ``ScreenKey``, if it is one.
@@ -75,6 +85,11 @@ public final class ScreenPresenter<View> {
     if stack.alert != nil {
       if let key { stack.handleAlertKey(key) }
       return .alert
+    }
+    if stack.sheetTitle != nil {
+      if let view = views.sheetView, toTopView(view) { return .sheet }
+      if isBack || key == .cancel { stack.dismissSheet() }
+      return .sheet
     }
     if let view = views.topView, toTopView(view) { return .view }
     if isBack, stack.titles.count > 1 {
@@ -149,9 +164,11 @@ public final class ScreenPresenter<View> {
     await views.appearancesFinished(timeout: timeout)
   }
 
-  /// Drops every view (cancelling appearances still running) and lets go of the stack, so its
-  /// flows and view models are released: a layer's session has ended.
+  /// Dismisses any sheet, drops every view (cancelling appearances still running) and lets go
+  /// of the stack, so its flows and view models are released: a layer's session has ended.
   public func release() {
+    // A flow waiting for the sheet's result hears `nil` and lets go of the stack.
+    stack.dismissSheet()
     views.removeAll()
     stack.release()
   }
@@ -161,6 +178,8 @@ public final class ScreenPresenter<View> {
 @MainActor
 private protocol ErasedStack {
   var titles: [String] { get }
+  var sheetTitle: String? { get }
+  func dismissSheet()
   var alert: ScreenAlert? { get }
   var alertFocus: Int? { get }
   var path: ScreenPath { get }
@@ -183,6 +202,8 @@ private final class StackEraser<Destination>: ErasedStack {
   }
 
   var titles: [String] { stack?.screens.value.map(\.title) ?? [] }
+  var sheetTitle: String? { stack?.sheet.value?.title }
+  func dismissSheet() { stack?.dismissSheet() }
   var alert: ScreenAlert? { stack?.alert.value }
   var alertFocus: Int? { stack?.alertFocus.value }
   var path: ScreenPath { stack?.path.value ?? ScreenPath() }

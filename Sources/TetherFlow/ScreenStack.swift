@@ -28,6 +28,13 @@ public final class ScreenStack<Destination>: Navigator {
 
   /// The screens shown, root first.
   public var screens: Property<[Screen<Destination>]> { _screens }
+  /// The sheet shown over the top screen, if any (``Navigator/presentSheet(_:onDismiss:)``):
+  /// while it is up, gestures go to it and not to the screens under it, and its path
+  /// components end the stack's ``path``.
+  public var sheet: Property<Screen<Destination>?> { _sheet }
+  private let _sheet = MutableProperty<Screen<Destination>?>(nil)
+  private var sheetDismissal: (@MainActor () -> Void)?
+  private var sheetTailToken: ObservationToken?
   /// The alert shown over the top screen, if any.
   public var alert: Property<ScreenAlert?> { _alert }
 
@@ -58,7 +65,8 @@ public final class ScreenStack<Destination>: Navigator {
   }
 
   private func updatePath() {
-    let path = ScreenPath(_screens.value.flatMap(\.fullPathComponents))
+    let sheet = _sheet.value?.fullPathComponents ?? []
+    let path = ScreenPath(_screens.value.flatMap(\.fullPathComponents) + sheet)
     if path != _path.value { _path.value = path }
   }
 
@@ -70,6 +78,11 @@ public final class ScreenStack<Destination>: Navigator {
   /// - Returns: Whether the stack shows `path` now.
   @discardableResult
   public func show(_ path: ScreenPath) -> Bool {
+    // A path that is not the sheet's (Back from it) closes the sheet, then is shown as usual.
+    if _sheet.value != nil {
+      guard path != _path.value else { return true }
+      dismissSheet()
+    }
     let screens = _screens.value
     var prefix: [String] = []
     for (index, screen) in screens.enumerated() {
@@ -99,18 +112,44 @@ public final class ScreenStack<Destination>: Navigator {
   /// Replaces the whole stack with `screen` and dismisses any alert.
   public func setRoot(_ screen: Screen<Destination>) {
     dismissAlert()
+    dismissSheet()
     _screens.value = [screen]
   }
 
-  /// Shows `screen` on top.
+  /// Shows `screen` on top, dismissing any sheet (it belonged to the screen it covered).
   public func push(_ screen: Screen<Destination>) {
+    dismissSheet()
     _screens.modify { $0.append(screen) }
   }
 
-  /// Removes the top screen; the root stays.
+  /// Removes the top screen, and any sheet over it; the root stays.
   public func pop() {
     guard _screens.value.count > 1 else { return }
+    dismissSheet()
     _screens.modify { _ = $0.removeLast() }
+  }
+
+  /// Shows `screen` as a sheet over the top screen, dismissing any sheet shown first;
+  /// `onDismiss` runs when it goes, however it goes.
+  public func presentSheet(
+    _ screen: Screen<Destination>, onDismiss: @escaping @MainActor () -> Void
+  ) {
+    dismissSheet()
+    sheetDismissal = onDismiss
+    sheetTailToken = screen.pathTail?.observe { [weak self] _ in self?.updatePath() }
+    _sheet.value = screen
+    updatePath()
+  }
+
+  /// Removes the sheet, if any, then tells its presenter.
+  public func dismissSheet() {
+    guard _sheet.value != nil else { return }
+    let dismissal = sheetDismissal
+    sheetDismissal = nil
+    sheetTailToken = nil
+    _sheet.value = nil
+    updatePath()
+    dismissal?()
   }
 
   /// Pops until `depth` screens are left (at least the root); does nothing if there are fewer.
@@ -121,6 +160,7 @@ public final class ScreenStack<Destination>: Navigator {
   public func pop(toDepth depth: Int) {
     let keep = max(1, depth)
     guard _screens.value.count > keep else { return }
+    dismissSheet()
     _screens.modify { $0.removeLast($0.count - keep) }
   }
 

@@ -13,6 +13,8 @@ public final class ScreenViewCache<View> {
   private var views: [ObjectIdentifier: View] = [:]
   private var appearances: [ObjectIdentifier: Appearance] = [:]
   private var token: ObservationToken?
+  private var sheetToken: ObservationToken?
+  private var sheet: (id: ObjectIdentifier, view: View, appearance: Appearance?)?
   private var order: [ObjectIdentifier] = []
   private let top: () -> ObjectIdentifier?
 
@@ -28,7 +30,13 @@ public final class ScreenViewCache<View> {
     token = stack.screens.observe { [weak self] screens in
       self?.sync(screens, make: make)
     }
+    sheetToken = stack.sheet.observe { [weak self] sheet in
+      self?.syncSheet(sheet, make: make)
+    }
   }
+
+  /// The view of the sheet shown over the top screen (`ScreenStack.sheet`), if any.
+  public var sheetView: View? { sheet?.view }
 
   /// The view of the screen on top, if any.
   public var topView: View? {
@@ -50,7 +58,9 @@ public final class ScreenViewCache<View> {
   @discardableResult
   public func appearancesFinished(timeout: Duration = .seconds(1)) async -> Bool {
     let deadline = ContinuousClock.now + timeout
-    while let running = appearances.values.first(where: { !$0.isFinished }) {
+    while let running = (appearances.values + [sheet?.appearance].compactMap { $0 })
+      .first(where: { !$0.isFinished })
+    {
       guard ContinuousClock.now < deadline, await running.wait(until: deadline) else {
         return false
       }
@@ -61,10 +71,36 @@ public final class ScreenViewCache<View> {
   /// Stops following the stack and drops every view; appearances still running are cancelled.
   public func removeAll() {
     token = nil
+    sheetToken = nil
+    sheet?.appearance?.cancel()
+    sheet = nil
     views = [:]
     order = []
     for appearance in appearances.values { appearance.cancel() }
     appearances = [:]
+  }
+
+  private func syncSheet<Destination>(
+    _ screen: Screen<Destination>?, make: (Screen<Destination>) -> View
+  ) {
+    guard let screen else {
+      sheet?.appearance?.cancel()
+      sheet = nil
+      return
+    }
+    guard sheet?.id != ObjectIdentifier(screen) else { return }
+    sheet?.appearance?.cancel()
+    let view = make(screen)
+    var appearance: Appearance?
+    if let input = screen.appearance {
+      let running = Appearance()
+      running.task = Task {
+        await input()
+        running.finish()
+      }
+      appearance = running
+    }
+    sheet = (ObjectIdentifier(screen), view, appearance)
   }
 
   private func sync<Destination>(

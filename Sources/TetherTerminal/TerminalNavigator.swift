@@ -9,7 +9,8 @@ import TetherFlow
 /// Keys go by TetherFlow's rule (`ScreenPresenter.route`): to the alert first (Tab and the
 /// arrows move between its buttons, Enter presses the one marked, which starts on the default
 /// button, Esc the cancel button), then to the top screen's view, then to navigation:
-/// Esc, Backspace or ← goes back, `q` or Ctrl-C quits. ``snapshot()`` and ``restore(_:)`` take
+/// Esc, Backspace or ← goes back, `q` or Ctrl-C quits. A sheet (`ScreenStack.sheet`) is drawn
+/// in a box over the top screen and takes every key; Esc closes it. ``snapshot()`` and ``restore(_:)`` take
 /// and give back what is shown — the path, each list's selection, the alert — as data.
 @MainActor
 public final class TerminalNavigator {
@@ -60,7 +61,7 @@ public final class TerminalNavigator {
     let route = presenter.route(key.screenKey, isBack: isBack) { $0.handle(key) }
     switch (route, key) {
     case (_, .control("c")): onQuit(.interrupted)  // even over an alert
-    case (.alert, _), (.view, _), (.back, _): break
+    case (.alert, _), (.sheet, _), (.view, _), (.back, _): break
     case (.unhandled, .character("q")): onQuit(.quit)
     case (.unhandled, _) where isBack: break  // back on the root: nothing to pop
     case (.unhandled, _): onUnhandledKey(key)
@@ -88,11 +89,50 @@ public final class TerminalNavigator {
       view.draw(
         in: &canvas, frame: Rect(x: 1, y: 2, width: canvas.width - 2, height: canvas.height - 2))
     }
+    if let sheetTitle = presenter.sheetTitle, let sheet = presenter.sheetView {
+      SheetBox(title: sheetTitle, content: sheet).draw(
+        in: &canvas, frame: Rect(x: 0, y: 0, width: canvas.width, height: canvas.height))
+    }
     if let alert {
       AlertBox(alert, focus: presenter.alertFocus).draw(
         in: &canvas, frame: Rect(x: 0, y: 0, width: canvas.width, height: canvas.height))
     }
     return canvas
   }
+}
 
+/// A sheet: its screen's view in a bordered box over the screen under it, with its title on
+/// the border and the key that closes it on the bottom edge.
+@MainActor
+struct SheetBox {
+  let title: String
+  let content: any TerminalView
+
+  /// Draws the box in the middle of `frame`: up to 72 columns wide and 2 rows short of the
+  /// frame, so the screen under it shows around it.
+  func draw(in canvas: inout Canvas, frame: Rect) {
+    let width = min(frame.width, max(30, min(72, frame.width - 8)))
+    let height = min(frame.height, max(6, frame.height - 4))
+    guard width >= 8, height >= 4 else { return }
+    let x = frame.x + (frame.width - width) / 2
+    let y = frame.y + (frame.height - height) / 2
+    let border = CellStyle(bold: true)
+    canvas.fill(x: x, y: y, width: width, height: height)
+    canvas.draw("╭" + String(repeating: "─", count: width - 2) + "╮", x: x, y: y, style: border)
+    for row in 1..<(height - 1) {
+      canvas.draw("│", x: x, y: y + row, style: border)
+      canvas.draw("│", x: x + width - 1, y: y + row, style: border)
+    }
+    canvas.draw(
+      "╰" + String(repeating: "─", count: width - 2) + "╯", x: x, y: y + height - 1, style: border)
+    canvas.draw(
+      " \(title) ", x: x + 2, y: y, maxWidth: width - 4,
+      style: CellStyle(bold: true, foreground: .cyan))
+    let hint = " Esc close "
+    canvas.draw(
+      hint, x: x + max(2, width - 2 - DisplayWidth.of(hint)), y: y + height - 1,
+      maxWidth: width - 4, style: CellStyle(dim: true))
+    content.draw(
+      in: &canvas, frame: Rect(x: x + 2, y: y + 1, width: width - 4, height: height - 2))
+  }
 }

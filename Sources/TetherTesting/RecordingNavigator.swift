@@ -27,6 +27,10 @@ public final class RecordingNavigator<Destination>: Navigator {
     case present(ScreenAlert)
     /// `dismissAlert`.
     case dismissAlert
+    /// `presentSheet` with the sheet's title.
+    case presentSheet(String)
+    /// `dismissSheet`, while a sheet was shown.
+    case dismissSheet
 
     /// A short description for failure messages.
     public var description: String {
@@ -36,6 +40,8 @@ public final class RecordingNavigator<Destination>: Navigator {
       case .pop: "pop"
       case .present(let alert): "present(\(alert))"
       case .dismissAlert: "dismissAlert"
+      case .presentSheet(let title): "presentSheet(\(title))"
+      case .dismissSheet: "dismissSheet"
       }
     }
   }
@@ -58,6 +64,8 @@ public final class RecordingNavigator<Destination>: Navigator {
   public var topScreen: Screen<Destination>? { stack.topScreen }
   /// The alert shown, if any.
   public var alert: ScreenAlert? { stack.alert.value }
+  /// The sheet shown over the top screen, if any.
+  public var sheet: Screen<Destination>? { stack.sheet.value }
   /// The stack's path as text, such as `/gallery/photo/230200335`.
   public var path: String { stack.path.value.description }
 
@@ -105,6 +113,28 @@ public final class RecordingNavigator<Destination>: Navigator {
   public func dismissAlert() {
     events.append(.dismissAlert)
     stack.dismissAlert()
+  }
+
+  /// Records the request and shows `screen` as a sheet; `onDismiss` hears that it went.
+  public func presentSheet(
+    _ screen: Screen<Destination>, onDismiss: @escaping @MainActor () -> Void
+  ) {
+    events.append(.presentSheet(screen.title))
+    stack.presentSheet(screen, onDismiss: onDismiss)
+  }
+
+  /// Records the request (when a sheet is shown) and removes the sheet.
+  public func dismissSheet() {
+    guard stack.sheet.value != nil else { return }
+    events.append(.dismissSheet)
+    stack.dismissSheet()
+  }
+
+  /// Closes the sheet shown as the person would (Escape, its Close button): not a flow
+  /// request, so not recorded. A flow waiting in `presentSheet(_:until:)` gets
+  /// `nil`.
+  public func closeSheet() {
+    stack.dismissSheet()
   }
 
   /// Forgets the recorded events (the stack stays).

@@ -108,6 +108,32 @@ private struct Item: Identifiable, Equatable {
     #expect(navigator.topTitle == "Detail")
   }
 
+  @Test func aSheetIsDrawnInABoxOverTheScreenAndTakesTheKeysUntilEscapeClosesIt() {
+    let chosen = MutableProperty<Int?>(nil)
+    let rows = MutableProperty((1...3).map { Item(id: $0, name: "choice \($0)") })
+    let stack = ScreenStack<Model>()
+    let navigator = TerminalNavigator(stack: stack) { screen -> any TerminalView in
+      guard screen.title == "Pick" else { return Label("body of \(screen.title)") }
+      return ListView(rows: rows, format: { item, _ in [item.name] }) { chosen.value = $0 }
+    }
+    stack.setRoot(Screen(Model(), title: "Home"))
+    stack.push(Screen(Model(), title: "Detail"))
+    var closed = 0
+    stack.presentSheet(Screen(Model(), title: "Pick")) { closed += 1 }
+    let lines = navigator.render(width: 60, height: 12).text.split(separator: "\n")
+    #expect(lines.contains { $0.contains("╭─ Pick ") }, "\(lines)")
+    #expect(lines.contains { $0.contains("│ ") && $0.contains("choice 1") }, "\(lines)")
+    #expect(lines.contains { $0.contains("Esc close") })
+    #expect(lines.first?.hasPrefix(" Detail") == true, "the screen's title bar shows around it")
+    navigator.handle(Key.down)
+    navigator.handle(Key.enter)
+    #expect(chosen.value == 1, "the sheet's list took ↓ and Enter")
+    navigator.handle(Key.escape)
+    #expect(stack.sheet.value == nil && closed == 1)
+    #expect(stack.screens.value.count == 2, "Esc closed the sheet and popped nothing")
+    #expect(!navigator.render(width: 60, height: 12).text.contains("choice 1"))
+  }
+
   @Test func backKeysPopButNeverTheRoot() {
     let (stack, navigator) = navigator()
     stack.setRoot(Screen(Model(), title: "Home"))

@@ -50,7 +50,7 @@ struct FailingFetcher: UserFetcher {
     viewModel.selectRequested()
     guard case .greeting(let greeting) = try #require(selected.values.first) else { return }
     #expect(greeting.userName == "Ada Lovelace")
-    #expect(greeting.greeting == "Hello, Ada Lovelace!")
+    #expect(greeting.greeting.value == "Hello, Ada Lovelace!")
     #expect(greeting.title == "Greeting")
     #expect(selected.values.count == 1)
   }

@@ -220,8 +220,32 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     await entry.fetchRequested()
     entry.selectRequested()
     navigator.assertEvents([.push("Greeting")])
-    #expect(navigator.topScreen?.greeting?.greeting == "Hello, Ada Lovelace!")
+    #expect(navigator.topScreen?.greeting?.greeting.value == "Hello, Ada Lovelace!")
     #expect(navigator.path == "/entry/greeting/Ada%20Lovelace")
+  }
+
+  @Test func theSalutationPickerIsASheetWhoseChoiceTheGreetingTakes() async throws {
+    let (navigator, _) = showcase()
+    navigator.screens.first?.home?.userSelected(row: 4)
+    let entry = try #require(navigator.topScreen?.entry)
+    await entry.fetchRequested()
+    entry.selectRequested()
+    let greeting = try #require(navigator.topScreen?.greeting)
+    navigator.clearEvents()
+    greeting.changeSalutationRequested()
+    navigator.assertEvents([.presentSheet("Salutation")])
+    #expect(navigator.path == "/entry/greeting/Ada%20Lovelace/salutation")
+    let picker = try #require(navigator.sheet?.salutations)
+    #expect(picker.rows.value.first { $0.isCurrent }?.text == "Hello")
+    picker.choose(at: 3)
+    navigator.assertEvents([.dismissSheet])
+    #expect(greeting.greeting.value == "Howdy, Ada Lovelace!")
+    #expect(navigator.path == "/entry/greeting/Ada%20Lovelace")
+    // Closed without a choice, the picker changes nothing.
+    greeting.changeSalutationRequested()
+    navigator.closeSheet()
+    #expect(greeting.greeting.value == "Howdy, Ada Lovelace!")
+    navigator.assertEvents([.presentSheet("Salutation")])
   }
 
   @Test func profileNavigatesNowhere() async throws {
@@ -265,6 +289,8 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     ("/articles/article/4", ["Tether showcase", "Articles", "Untitled"]),
     ("/entry", ["Tether showcase", "Entry"]),
     ("/entry/greeting/%E6%9D%8E%E5%A8%9C", ["Tether showcase", "Entry", "Greeting"]),
+    // The salutation picker is a sheet over the greeting: in the path, not a screen.
+    ("/entry/greeting/%E6%9D%8E%E5%A8%9C/salutation", ["Tether showcase", "Entry", "Greeting"]),
   ]
 
   @Test(arguments: everyScreen)
@@ -285,7 +311,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
       }
       let top = try #require(stack.topScreen)
       if let detail = top.photoDetail { #expect(detail.photo.id == Self.photoIDs.forSale) }
-      if let greeting = top.greeting { #expect(greeting.greeting == "Hello, 李娜!") }
+      if let greeting = top.greeting { #expect(greeting.greeting.value == "Hello, 李娜!") }
     }
   }
 

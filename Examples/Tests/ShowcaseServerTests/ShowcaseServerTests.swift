@@ -276,7 +276,7 @@ import TetherTesting
         Issue.record("no greeting route")
         return
       }
-      #expect(greeting.greeting == "Hello, Ada Lovelace!")
+      #expect(greeting.greeting.value == "Hello, Ada Lovelace!")
       routes.stop()
     }
   }

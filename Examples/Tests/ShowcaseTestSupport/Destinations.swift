@@ -52,6 +52,11 @@ extension Screen where Destination == ShowcaseDestination {
     if case .greeting(let value) = destination { value } else { nil }
   }
 
+  /// The salutation picker, if the screen shows one (a sheet).
+  public var salutations: SalutationPickerViewModel? {
+    if case .salutations(let value) = destination { value } else { nil }
+  }
+
   /// The TodoMVC view model, if the screen shows one.
   public var todos: TodoListViewModel? {
     if case .todos(let value) = destination { value } else { nil }
@@ -70,6 +75,7 @@ extension Screen where Destination == ShowcaseDestination {
     case .article(let value): value
     case .entry(let value): value
     case .greeting(let value): value
+    case .salutations(let value): value
     case .todos(let value): value
     }
   }

@@ -101,4 +101,41 @@ import TetherWebTesting
     try await page.navigate(to: "/entry")
     #expect(page.path == "/entry", "Back shows the entry again")
   }
+
+  @Test func theGreetingsSalutationPickerIsASheetThatTakesEveryGestureUntilItGoes() async throws {
+    let page = try await open("/entry/greeting/Ada")
+    defer { page.close() }
+    #expect(try page.text("h2") == "Hello, Ada!")
+    #expect(try !page.has("dialog#sheet[open]"))
+    try await page.click(named: "Change salutation…")
+    try await page.waitFor("dialog#sheet[open]")
+    #expect(page.path == "/entry/greeting/Ada/salutation")
+    #expect(try page.text("#sheet h2") == "Salutation")
+    #expect(try page.element("dialog#sheet")[attribute: "aria-modal"] == "true")
+    #expect(try page.element("main")[attribute: "inert"] != nil, "the screen under it is inert")
+    #expect(
+      try page.texts("#sheet .choice") == ["Hello ✓", "Good morning", "Welcome back", "Howdy"])
+    // A gesture on the screen under the sheet is refused, and changes nothing.
+    await #expect(throws: (any Error).self) { try await page.click(named: "Change salutation…") }
+    try await page.click(named: "Welcome back")
+    try await page.waitUntil("the sheet closed") { try !page.has("dialog#sheet[open]") }
+    #expect(try page.text("h2") == "Welcome back, Ada!")
+    #expect(page.path == "/entry/greeting/Ada")
+    #expect(try page.element("main")[attribute: "inert"] == nil)
+    // Escape closes it with no choice; so does its Close button.
+    try await page.click(named: "Change salutation…")
+    try await page.waitFor("dialog#sheet[open]")
+    try await page.press(.escape)
+    try await page.waitUntil("Escape closed it") { try !page.has("dialog#sheet[open]") }
+    try await page.click(named: "Change salutation…")
+    try await page.waitFor("dialog#sheet[open]")
+    try await page.click("#sheet .sheet-close")
+    try await page.waitUntil("Close closed it") { try !page.has("dialog#sheet[open]") }
+    #expect(try page.text("h2") == "Welcome back, Ada!")
+    // A link to the open sheet opens it; Back from it closes it.
+    try await page.navigate(to: "/entry/greeting/Ada/salutation")
+    try await page.waitFor("dialog#sheet[open]")
+    try await page.navigate(to: "/entry/greeting/Ada")
+    try await page.waitUntil("Back closed it") { try !page.has("dialog#sheet[open]") }
+  }
 }

@@ -501,7 +501,14 @@ public final class WebSession {
         pageShows([("checked", checked ? "" : nil)], on: id, edit: sequence)
         handlers.check?(checked, sequence, version)
       case .submit: handlers.submit?()
-      case .cancel: handlers.cancel?()
+      case .cancel:
+        // Escape in a sheet's field that has no cancel of its own closes the sheet, as
+        // Escape anywhere else in it does.
+        if let cancel = handlers.cancel {
+          cancel()
+        } else if id.hasPrefix("sheet.") {
+          presenter.dismissSheet()
+        }
       case .focus: handlers.focus?()
       case .blur: handlers.blur?()
       default: break
@@ -548,9 +555,16 @@ public final class WebSession {
     }
   }
 
-  /// The refusal of a gesture on the screen behind an open alert, if it is one.
+  /// The refusal of a gesture behind an open alert or sheet, if it is one: an alert takes
+  /// gestures only on its own buttons; a sheet (under no alert) only in itself.
   private func refusalBehindModal(_ id: String) -> WebSessionError? {
-    guard presenter.alert != nil, !id.hasPrefix("alert.") else { return nil }
+    if presenter.alert != nil {
+      guard !id.hasPrefix("alert.") else { return nil }
+    } else if presenter.sheetTitle != nil {
+      guard !id.hasPrefix("sheet.") else { return nil }
+    } else {
+      return nil
+    }
     return refuse(.behindModal(id: String(id.prefix(80))))
   }
 
@@ -586,13 +600,41 @@ public final class WebSession {
     if let view = presenter.topView {
       screen.append(view.render(id: "s\(depth)", in: context))
     }
-    // Behind an open alert the bar and the screen are inert: no pointer, no focus, no Tab
-    // stop, so focus stays in the dialog.
-    let behind: [(String, String)] = presenter.alert == nil ? [] : [("inert", "")]
+    // Behind an open alert or sheet the bar and the screen are inert: no pointer, no focus,
+    // no Tab stop, so focus stays in the dialog.
+    let sheetTitle = presenter.sheetTitle
+    let behind: [(String, String)] =
+      presenter.alert == nil && sheetTitle == nil ? [] : [("inert", "")]
     var children: [HTMLNode] = [
       .element("header", id: "bar", behind, bar),
       .element("main", id: "screen", behind, screen),
     ]
+    if let sheetTitle, let sheet = presenter.sheetView {
+      context.onClick("sheet.close") { [presenter] in presenter.dismissSheet() }
+      // Under an alert the sheet is inert too.
+      let sheetBehind: [(String, String)] = presenter.alert == nil ? [] : [("inert", "")]
+      children.append(
+        .element(
+          "dialog", id: "sheet",
+          [
+            ("open", ""), ("class", "sheet"), ("aria-modal", "true"),
+            ("aria-labelledby", "sheet.title"),
+          ] + sheetBehind,
+          [
+            .element(
+              "div", id: "sheet.bar", [("class", "sheet-bar")],
+              [
+                .element("h2", id: "sheet.title", [], [.text(sheetTitle)]),
+                .element(
+                  "button", id: "sheet.close",
+                  [("type", "button"), ("class", "sheet-close"), ("aria-label", "Close")],
+                  [.text("✕")]),
+              ]),
+            sheet.render(id: "sheet.s", in: context),
+          ]))
+    } else {
+      children.append(.element("dialog", id: "sheet", [], []))
+    }
     if let alert = presenter.alert {
       let buttons = alert.buttons.enumerated().map { index, button -> HTMLNode in
         let id = "alert.b\(index)"

@@ -184,4 +184,67 @@ enum FlowControllersArticle {
       }
     }
   }
+
+  enum SheetsThatAnswer {
+    @MainActor final class SalutationPickerViewModel {
+      private let chosenPipe = Signal<String>.pipe()
+      var chosen: Signal<String> { chosenPipe.output }
+      func choose(_ salutation: String) { chosenPipe.input.send(salutation) }
+    }
+
+    @MainActor final class GreetingViewModel {
+      enum Route { case salutations(SalutationPickerViewModel) }
+      private let routePipe = Signal<Route>.pipe()
+      var route: Signal<Route> { routePipe.output }
+      private(set) var salutation = "Hello"
+      func changeSalutationRequested() {
+        routePipe.input.send(.salutations(SalutationPickerViewModel()))
+      }
+      func use(_ salutation: String) { self.salutation = salutation }
+    }
+
+    @MainActor enum AppDestination {
+      case greeting(GreetingViewModel)
+      case salutations(SalutationPickerViewModel)
+    }
+
+    @MainActor final class GreetingFlow {
+      private let lifetime = Lifetime()
+
+      func show(_ greeting: GreetingViewModel, on navigator: any Navigator<AppDestination>) {
+        greeting.route.observe { [weak navigator, weak greeting] route in
+          switch route {
+          case .salutations(let picker):
+            guard let navigator else { return }
+            let sheet = Screen(
+              AppDestination.salutations(picker), title: "Salutation", path: ["salutation"])
+            Task { @MainActor in
+              if let chosen = await navigator.presentSheet(sheet, until: picker.chosen) {
+                greeting?.use(chosen)
+              }
+            }
+          }
+        }
+        .store(in: lifetime)
+        navigator.push(Screen(.greeting(greeting), title: "Greeting", path: ["greeting"]))
+      }
+    }
+
+    @MainActor @Test static func theFlowAwaitsThePickersChoice() async {
+      let navigator = RecordingNavigator<AppDestination>()
+      let greeting = GreetingViewModel()
+      let flow = GreetingFlow()
+      flow.show(greeting, on: navigator)
+      greeting.changeSalutationRequested()
+      await expectEventually { navigator.sheet != nil }
+      #expect(navigator.path == "/greeting/salutation")
+      guard case .salutations(let picker)? = navigator.sheet?.destination else {
+        Issue.record("no picker")
+        return
+      }
+      picker.choose("Howdy")
+      await expectEventually { greeting.salutation == "Howdy" }
+      #expect(navigator.sheet == nil)
+    }
+  }
 }
