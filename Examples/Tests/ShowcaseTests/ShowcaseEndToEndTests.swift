@@ -302,6 +302,32 @@ extension EndToEnd {
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func theSalutationSheetIsDrawnOverTheGreetingAndAnswersFromTheKeyboard() async throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary, arguments: ["--open", "/entry/greeting/Ada"])
+      try await session.waitFor("Hello, Ada!")
+      try await session.keys("c")
+      let sheet = try await session.waitFor("Esc close")
+      #expect(sheet.contains("╭─ Salutation "), "the sheet's box and title: \(sheet)")
+      #expect(sheet.contains("Hello ✓") && sheet.contains("Howdy"))
+      // ↓ ↓ ↓ and Enter choose the fourth row; the sheet goes and the greeting takes it.
+      try await session.keys("Down", "Down", "Down", "Enter")
+      let greeting = try await session.waitFor("Howdy, Ada!")
+      #expect(!greeting.contains("Esc close"), "the sheet closed: \(greeting)")
+      // Escape closes it with no choice, and pops nothing.
+      try await session.keys("c")
+      try await session.waitFor("Howdy ✓")
+      try await session.keys("Escape")
+      let after = try await session.waitFor("Change salutation")
+      #expect(!after.contains("Esc close") && after.contains("Howdy, Ada!"), "\(after)")
+      try await session.keys("q")
+      #expect(try await session.waitUntilDead())
+    }
+
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
     func sigtermRestoresTheTerminal() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")

@@ -105,6 +105,50 @@ extension EndToEnd {
       }
     }
 
+    @Test func theSalutationSheetIsAModalDialogThatEscapeCloses() async throws {
+      try await withShowcase { showcase, browser in
+        try await browser.open(showcase.url + "/entry/greeting/Ada")
+        try await browser.waitUntil("the greeting") {
+          try await browser.text("#screen h2") == "Hello, Ada!"
+        }
+        try await browser.run(
+          "[...document.querySelectorAll('#screen button')].find(b => b.innerText.startsWith('Change salutation')).click();"
+        )
+        try await browser.waitUntil("the sheet") {
+          try await browser.count("dialog#sheet[open]") == 1
+        }
+        try await browser.waitUntil("focus in the sheet") {
+          try await browser.run("return !!document.activeElement.closest('#sheet');") as? Bool
+            == true
+        }
+        #expect(try await path(browser) == "/entry/greeting/Ada/salutation")
+        #expect(
+          try await browser.run("return document.querySelector('main').inert;") as? Bool == true,
+          "the screen under the sheet is inert")
+        try await browser.screenshot(to: screenshotPath("web-sheet.png"))
+        // Escape, with focus in the sheet, closes it and chooses nothing.
+        try await browser.press("\u{E00C}")
+        try await browser.waitUntil("the sheet to close") {
+          try await browser.count("dialog#sheet[open]") == 0
+        }
+        #expect(try await path(browser) == "/entry/greeting/Ada")
+        // Open again and choose: the greeting takes the choice.
+        try await browser.run(
+          "[...document.querySelectorAll('#screen button')].find(b => b.innerText.startsWith('Change salutation')).click();"
+        )
+        try await browser.waitUntil("the sheet again") {
+          try await browser.count("dialog#sheet[open]") == 1
+        }
+        try await browser.run(
+          "[...document.querySelectorAll('#sheet .choice')].find(b => b.innerText === 'Howdy').click();"
+        )
+        try await browser.waitUntil("the chosen greeting") {
+          try await browser.text("#screen h2") == "Howdy, Ada!"
+        }
+        #expect(try await browser.count("dialog#sheet[open]") == 0)
+      }
+    }
+
     @Test func coursesProfileArticlesAndEntryMainPaths() async throws {
       try await withShowcase { showcase, browser in
         try await browser.open(showcase.url + "/courses")

@@ -611,6 +611,11 @@ public final class WebSession {
     ]
     if let sheetTitle, let sheet = presenter.sheetView {
       context.onClick("sheet.close") { [presenter] in presenter.dismissSheet() }
+      let content = sheet.render(id: "sheet.s", in: context)
+      // Focus goes into the sheet: to what its view asks for, else its Close button.
+      if presenter.alert == nil, context.requestedFocus?.hasPrefix("sheet.") != true {
+        context.focus = "sheet.close"
+      }
       // Under an alert the sheet is inert too.
       let sheetBehind: [(String, String)] = presenter.alert == nil ? [] : [("inert", "")]
       children.append(
@@ -630,7 +635,7 @@ public final class WebSession {
                   [("type", "button"), ("class", "sheet-close"), ("aria-label", "Close")],
                   [.text("✕")]),
               ]),
-            sheet.render(id: "sheet.s", in: context),
+            content,
           ]))
     } else {
       children.append(.element("dialog", id: "sheet", [], []))
