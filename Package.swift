@@ -34,8 +34,6 @@ let package = Package(
     .library(name: "TetherWeb", targets: ["TetherWeb"]),
     .library(name: "TetherWebTesting", targets: ["TetherWebTesting"]),
     .library(name: "TetherWebHummingbird", targets: ["TetherWebHummingbird"]),
-    // The properties Tether's own fuzz targets (Fuzz/) check; not an API to build on.
-    .library(name: "TetherFuzzProperties", targets: ["TetherFuzzProperties"]),
   ],
   traits: [
     .trait(
@@ -112,13 +110,6 @@ let package = Package(
       ],
       swiftSettings: swiftSettings
     ),
-    // What each libFuzzer target of a library type checks (Fuzz/), also run over the corpus
-    // and every saved regression by `swift test`. No server dependency.
-    .target(
-      name: "TetherFuzzProperties",
-      dependencies: ["Tether", "TetherTerminal", "TetherWeb"],
-      swiftSettings: swiftSettings
-    ),
     .target(
       name: "TetherTesting",
       dependencies: [
@@ -168,11 +159,6 @@ let package = Package(
         .product(
           name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["WebServer"])),
       ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "TetherFuzzPropertiesTests",
-      dependencies: ["TetherFuzzProperties"],
       swiftSettings: swiftSettings
     ),
     // The README's and every DocC article's Swift blocks, compiled: each block must appear,

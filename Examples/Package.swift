@@ -9,9 +9,10 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny")
 ]
 
-/// The five seed apps, the `showcase` app, its servers and their test suites. It depends on
-/// the library (the package one folder up) by path, so Hummingbird, SwiftNIO and the test-only
-/// packages here never reach a package that depends on Tether.
+/// The six apps, the `showcase` app, its servers and their test suites (a map: README.md). It
+/// depends on the library (the package one folder up) and on the tools (../Tools) by path, so
+/// Hummingbird, SwiftNIO and the test-only packages here never reach a package that depends
+/// on Tether.
 ///
 /// `swift test --package-path Examples` runs the apps', flows', servers' and end-to-end
 /// suites; the library's own suites run at the root (`swift test`).
@@ -36,9 +37,6 @@ let package = Package(
     .library(name: "ShowcaseFlows", targets: ["ShowcaseFlows"]),
     .library(name: "ShowcaseWeb", targets: ["ShowcaseWeb"]),
     .library(name: "ShowcaseWebServer", targets: ["ShowcaseWebServer"]),
-    .library(name: "ShowcaseBrowser", targets: ["ShowcaseBrowser"]),
-    .library(name: "HeapStatistics", targets: ["HeapStatistics"]),
-    .library(name: "LoopbackClient", targets: ["LoopbackClient"]),
     .executable(name: "showcase", targets: ["showcase"]),
     .executable(name: "showcase-api", targets: ["showcase-api"]),
     .library(name: "FuzzProperties", targets: ["FuzzProperties"]),
@@ -46,10 +44,10 @@ let package = Package(
     .executable(name: "showcase-cluster", targets: ["showcase-cluster"]),
     .executable(name: "counter-article", targets: ["counter-article"]),
     .executable(name: "forms-article", targets: ["forms-article"]),
-    .executable(name: "hummingbird-ws-close", targets: ["hummingbird-ws-close"]),
   ],
   dependencies: [
     .package(name: "Tether", path: "..", traits: ["WebServer"]),
+    .package(name: "TetherTools", path: "../Tools"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -162,10 +160,6 @@ let package = Package(
       resources: [.copy("Todos/todos.css")],
       swiftSettings: swiftSettings
     ),
-    .target(
-      name: "HeapStatistics",
-      path: "HeapStatistics"
-    ),
     // TetherWeb's server side: pages, assets and the session sockets (Hummingbird).
     .target(
       name: "ShowcaseWebServer",
@@ -173,7 +167,8 @@ let package = Package(
         .product(name: "TetherFlow", package: "Tether"),
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "TetherWebHummingbird", package: "Tether"),
-        "ShowcaseWeb", "ShowcaseFlows", "Gallery", "HeapStatistics",
+        "ShowcaseWeb", "ShowcaseFlows", "Gallery",
+        .product(name: "HeapStatistics", package: "TetherTools"),
         .product(name: "Tether", package: "Tether"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -183,11 +178,6 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     // A WebDriver client for headless Chromium: the browser tests and tether-bench's latency.
-    .target(
-      name: "ShowcaseBrowser",
-      path: "ShowcaseBrowser",
-      swiftSettings: swiftSettings
-    ),
     .executableTarget(
       name: "showcase",
       dependencies: [
@@ -237,39 +227,16 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
-    // A blocking loopback client: HTTP, the WebSocket frames a page sends, a page's hello. The
-    // load tool and tether-bench drive servers with it.
-    .target(
-      name: "LoopbackClient",
-      dependencies: [.product(name: "TetherWeb", package: "Tether")],
-      path: "LoopbackClient",
-      swiftSettings: swiftSettings
-    ),
-
     // The web showcase under load and faults: `swift run -c release showcase-load`.
     .executableTarget(
       name: "showcase-load",
       dependencies: [
-        "Gallery", "ShowcaseWeb", "Todos", "TodosStorage", "LoopbackClient",
+        "Gallery", "ShowcaseWeb", "Todos", "TodosStorage",
+        .product(name: "LoopbackClient", package: "TetherTools"),
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "ShowcaseLoad",
-      swiftSettings: swiftSettings
-    ),
-
-    // Hummingbird alone, one WebSocket route that closes every socket: the memory a closed
-    // socket leaves is measured against it (WebSecurityTests), and it reproduces it upstream.
-    .executableTarget(
-      name: "hummingbird-ws-close",
-      dependencies: [
-        "HeapStatistics",
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "HummingbirdWebSocketClose",
-      exclude: ["REPORT.md"],
       swiftSettings: swiftSettings
     ),
 
@@ -300,12 +267,12 @@ let package = Package(
     ),
 
     // MARK: - Fuzzing: the apps' JSON decoding properties (../Fuzz, target json); the library's
-    // targets check TetherFuzzProperties in the root package
+    // targets check TetherFuzzProperties (../Tools)
 
     .target(
       name: "FuzzProperties",
       dependencies: [
-        .product(name: "TetherFuzzProperties", package: "Tether"),
+        .product(name: "TetherFuzzProperties", package: "TetherTools"),
         "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry", "Todos",
       ],
       path: "FuzzProperties",
@@ -324,9 +291,13 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // The apps' JSON properties over their corpus, and the library's fuzz properties over
+    // theirs (Fuzz/Corpus, Fuzz/Regressions).
     .testTarget(
       name: "FuzzPropertiesTests",
-      dependencies: ["FuzzProperties"],
+      dependencies: [
+        "FuzzProperties", .product(name: "TetherFuzzProperties", package: "TetherTools"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -359,7 +330,7 @@ let package = Package(
       name: "ShowcaseTests",
       dependencies: [
         "ShowcaseTerminal", "ShowcaseFlows", "ShowcaseWeb", "ShowcaseTestSupport",
-        "ShowcaseBrowser", "Gallery",
+        .product(name: "ShowcaseBrowser", package: "TetherTools"), "Gallery",
         "Courses", "Profile",
         "Articles", "Entry", "Todos", "TodosStorage",
         "ExampleSupport",
@@ -388,7 +359,7 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Clocks", package: "swift-clocks"),
-        "LoopbackClient",
+        .product(name: "LoopbackClient", package: "TetherTools"),
       ],
       swiftSettings: swiftSettings
     ),

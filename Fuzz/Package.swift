@@ -3,21 +3,21 @@
 import PackageDescription
 
 /// libFuzzer targets, one per input boundary. The library's (keys, text, diff, web) check
-/// `TetherFuzzProperties` in the root package and build no server or app code; `json` checks
-/// the apps' decoders in the examples' `FuzzProperties`. `swift test` (each package) runs the
+/// `TetherFuzzProperties` (../Tools) and build no server or app code; `json` checks the apps'
+/// decoders in the examples' `FuzzProperties`. `swift test --package-path Examples` runs the
 /// same checks over the seed corpus and every saved regression. Build and run with `Fuzz/run.sh TARGET SECONDS`: the targets link
 /// only when built with `-sanitize=fuzzer`, which supplies the fuzzing engine.
 let package = Package(
   name: "TetherFuzz",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(name: "Tether", path: ".."),
+    .package(name: "TetherTools", path: "../Tools"),
     .package(name: "TetherExamples", path: "../Examples"),
   ],
   targets: [
     .target(
       name: "FuzzDriver",
-      dependencies: [.product(name: "TetherFuzzProperties", package: "Tether")],
+      dependencies: [.product(name: "TetherFuzzProperties", package: "TetherTools")],
       path: "Driver"
     ),
     .executableTarget(name: "fuzz-keys", dependencies: ["FuzzDriver"], path: "Targets/keys"),

@@ -8,7 +8,7 @@ import TetherFuzzProperties
 @Suite struct CorpusTests {
   static let fuzzRoot = URL(filePath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appending(path: "Fuzz")
+    .deletingLastPathComponent().deletingLastPathComponent().appending(path: "Fuzz")
 
   static func inputs(_ folder: String, _ target: FuzzTarget) throws -> [(String, [UInt8])] {
     let directory = fuzzRoot.appending(path: folder).appending(path: target.rawValue)
