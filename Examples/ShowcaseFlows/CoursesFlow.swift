@@ -44,6 +44,9 @@ public final class CoursesFlow: FlowController {
       case .remove(let id):
         list?.removalConfirmed(id: id)
         navigator?.pop()  // the alert was over the course's detail: back to the list
+      case .moveToTop(let id):
+        list?.moveToTopConfirmed(id: id)
+        navigator?.pop()
       case nil:
         break
       }
@@ -58,9 +61,12 @@ public final class CoursesFlow: FlowController {
   public enum CoursesAction: Codable, Equatable, Sendable {
     /// Remove the course with this id from the list.
     case remove(id: Int)
+    /// Move the course with this id to the top of the list.
+    case moveToTop(id: Int)
   }
 
-  /// The alert for a detail's `alert`: a confirmation whose Remove button carries its action.
+  /// The alert for a detail's `alert`: a confirmation whose Remove button carries its action,
+  /// or a confirmation dialog of the course's actions.
   public static func screenAlert(for alert: CourseDetailViewModel.Alert) -> ScreenAlert {
     switch alert {
     case .confirmRemoval(let id, let name):
@@ -70,6 +76,18 @@ public final class CoursesFlow: FlowController {
           ScreenAlert.Button("Remove", role: .destructive, action: CoursesAction.remove(id: id)),
           ScreenAlert.Button("Cancel", role: .cancel),
         ])
+    case .actions(let id, let name):
+      // A choice among several things to do: a confirmation dialog, its actions one under
+      // another. Enter starts on Move to the top; Remove is reached with ↓ or Tab.
+      ScreenAlert(
+        title: "“\(name)”", message: "",
+        buttons: [
+          ScreenAlert.Button(
+            "Move to the top", role: .confirm, action: CoursesAction.moveToTop(id: id)),
+          ScreenAlert.Button(
+            "Remove from list", role: .destructive, action: CoursesAction.remove(id: id)),
+          ScreenAlert.Button("Cancel", role: .cancel),
+        ], style: .confirmationDialog)
     }
   }
 

@@ -16,7 +16,7 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
       /// Goes ahead with something.
       case confirm
       /// Does something that cannot be undone (Delete, Discard). Enter never presses it unless
-      /// the alert names it as its default (``ScreenAlert/init(title:message:buttons:default:)``);
+      /// the alert names it as its default (``ScreenAlert/init(title:message:buttons:default:style:)``);
       /// view layers mark it as dangerous.
       case destructive
     }
@@ -81,6 +81,17 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
     public static let ok = Button("OK")
   }
 
+  /// How a view layer draws an alert.
+  public enum Style: String, Codable, Equatable, Hashable, Sendable {
+    /// A box with a message and its buttons side by side: a question with two or three
+    /// answers.
+    case alert
+    /// A list of actions one under another, the cancel button last: a choice among several
+    /// things to do (SwiftUI's confirmation dialog, UIKit's action sheet). ↑ and ↓ move between
+    /// them too (``ScreenStack/handleAlertKey(_:)``).
+    case confirmationDialog
+  }
+
   /// The alert's title.
   public var title: String
   /// The message.
@@ -89,6 +100,8 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
   public var buttons: [Button]
   /// The button the alert names as Enter's, if any; see ``defaultButton``.
   public var preferredDefault: Button?
+  /// How it is drawn; the keys' rule is the same for both styles.
+  public var style: Style
 
   /// Creates an alert.
   ///
@@ -99,14 +112,17 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
   ///   - preferredDefault: The button Enter presses, when the rule of ``defaultButton`` is not
   ///     wanted: the only way to make a destructive button the default. A button not among
   ///     `buttons` is ignored.
+  ///   - style: How it is drawn: an alert, or a confirmation dialog's list of actions.
   public init(
     title: String, message: String, buttons: [Button] = [.ok],
-    default preferredDefault: Button? = nil
+    default preferredDefault: Button? = nil, style: Style = .alert
   ) {
     self.title = title
     self.message = message
-    self.buttons = buttons.isEmpty ? [.ok] : buttons
-    self.preferredDefault = preferredDefault.flatMap { self.buttons.contains($0) ? $0 : nil }
+    let buttons = buttons.isEmpty ? [Button.ok] : buttons
+    self.buttons = buttons
+    self.preferredDefault = preferredDefault.flatMap { buttons.contains($0) ? $0 : nil }
+    self.style = style
   }
 
   /// Decodes an alert, keeping the rules that it has at least one button and that its
@@ -120,7 +136,8 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
       title: try container.decode(String.self, forKey: .title),
       message: try container.decode(String.self, forKey: .message),
       buttons: try container.decode([Button].self, forKey: .buttons),
-      default: try container.decodeIfPresent(Button.self, forKey: .preferredDefault))
+      default: try container.decodeIfPresent(Button.self, forKey: .preferredDefault),
+      style: try container.decodeIfPresent(Style.self, forKey: .style) ?? .alert)
   }
 
   /// The button Escape (``ScreenKey/cancel``) presses: the cancel button if there is one, else

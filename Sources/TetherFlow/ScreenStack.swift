@@ -211,7 +211,8 @@ public final class ScreenStack<Destination>: Navigator {
 
   /// Routes a key to the alert shown, as every view layer does: while an alert is up it takes
   /// every key. ``ScreenKey/next`` moves ``alertFocus`` to the next button,
-  /// ``ScreenKey/previous`` to the previous one (both wrap);
+  /// ``ScreenKey/previous`` to the previous one (both wrap), as do ``ScreenKey/down`` and
+  /// ``ScreenKey/up`` in a confirmation dialog (``ScreenAlert/Style/confirmationDialog``);
   /// ``ScreenKey/activate`` presses the button the focus is on (the default button until it
   /// moves) and ``ScreenKey/cancel`` the cancel button (``ScreenAlert/escapeButton``).
   ///
@@ -225,6 +226,11 @@ public final class ScreenStack<Destination>: Navigator {
     switch key {
     case .next: _alertFocus.value = (focus + 1) % count
     case .previous: _alertFocus.value = (focus + count - 1) % count
+    // A confirmation dialog's actions stand one under another: ↓ and ↑ move between them.
+    case .down where alert.style == .confirmationDialog:
+      _alertFocus.value = (focus + 1) % count
+    case .up where alert.style == .confirmationDialog:
+      _alertFocus.value = (focus + count - 1) % count
     case .activate:
       // The keyboard is on the default button unless the person moved it: an alert whose
       // buttons are all destructive, with no default, waits for a move first.

@@ -223,6 +223,21 @@ public final class WebTestPage {
     try await send(ClientMessage.input(id: id, value: text, sequence: edit).json)
   }
 
+  /// Chooses the option whose text is `title` in the picker matching `selector`, as a person
+  /// does in its menu.
+  public func choose(_ title: String, in selector: String) async throws {
+    let picker = try element(selector)
+    let options = picker.children.compactMap { child -> HTMLNode.Element? in
+      if case .element(let option) = child, option.tag == "option" { option } else { nil }
+    }
+    guard let option = options.first(where: { HTMLNode.element($0).visibleText == title }),
+      let position = option[attribute: "value"]
+    else { throw Failure.noElement("an option \(title) in \(selector)") }
+    let edit = (edits[picker.id] ?? 0) + 1
+    edits[picker.id] = edit
+    try await gesture(.input(id: picker.id, value: position, sequence: edit))
+  }
+
   /// Presses Enter in the field matching `selector`, submitting the text it holds.
   public func submit(_ selector: String) async throws {
     let field = try element(selector)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Tether
 import TetherFlow
@@ -130,5 +131,43 @@ private func screen(_ name: String, path: [String] = []) -> Screen<Page> {
     await expectEventually { stack.sheet.value != nil }
     presenter.release()
     #expect(await waiting.value == nil)
+  }
+}
+
+/// A confirmation dialog is an alert drawn as a list of actions: the same keys' rule, with ↑ and
+/// ↓ moving too, and its style carried wherever the alert goes.
+@MainActor
+@Suite struct ConfirmationDialogTests {
+  private let move = ScreenAlert.Button("Move to the top", role: .confirm)
+  private let remove = ScreenAlert.Button("Remove from list", role: .destructive)
+  private let cancel = ScreenAlert.Button("Cancel", role: .cancel)
+
+  @Test func itsActionsAreReachedWithTheArrowsAndEnterPressesTheOneFocused() {
+    let stack = ScreenStack<Page>()
+    stack.setRoot(screen("Home"))
+    var pressed: [String] = []
+    let dialog = ScreenAlert(
+      title: "Course", message: "", buttons: [move, remove, cancel], style: .confirmationDialog)
+    stack.present(dialog) { pressed.append($0.title) }
+    #expect(stack.alertFocus.value == 0, "it starts on the default: Move to the top")
+    stack.handleAlertKey(.down)
+    #expect(stack.alertFocus.value == 1)
+    stack.handleAlertKey(.up)
+    stack.handleAlertKey(.up)
+    #expect(stack.alertFocus.value == 2, "↑ wraps to the last")
+    stack.handleAlertKey(.down)
+    stack.handleAlertKey(.down)
+    stack.handleAlertKey(.activate)
+    #expect(pressed == ["Remove from list"], "the destructive action, pressed from the keyboard")
+  }
+
+  @Test func itsStyleSurvivesCodingAndAnOlderEncodingIsAnAlert() throws {
+    let dialog = ScreenAlert(
+      title: "Course", message: "", buttons: [move, cancel], style: .confirmationDialog)
+    let data = try JSONEncoder().encode(dialog)
+    #expect(try JSONDecoder().decode(ScreenAlert.self, from: data) == dialog)
+    let older = Data(
+      #"{"title":"T","message":"M","buttons":[{"title":"OK","role":"acknowledge"}]}"#.utf8)
+    #expect(try JSONDecoder().decode(ScreenAlert.self, from: older).style == .alert)
   }
 }

@@ -134,6 +134,30 @@ private struct Item: Identifiable, Equatable {
     #expect(!navigator.render(width: 60, height: 12).text.contains("choice 1"))
   }
 
+  @Test func aConfirmationDialogDrawsItsActionsOneUnderAnother() {
+    let (stack, navigator) = navigator()
+    stack.setRoot(Screen(Model(), title: "Home"))
+    stack.present(
+      ScreenAlert(
+        title: "“Podcasts Course”", message: "",
+        buttons: [
+          ScreenAlert.Button("Move to the top", role: .confirm),
+          ScreenAlert.Button("Remove from list", role: .destructive),
+          ScreenAlert.Button("Cancel", role: .cancel),
+        ], style: .confirmationDialog))
+    let lines = navigator.render(width: 60, height: 16).text.split(separator: "\n")
+    let rows = ["Move to the top  (Enter)", "Remove from list", "Cancel  (Esc)"].map { action in
+      lines.firstIndex { $0.contains(action) }
+    }
+    #expect(rows.allSatisfy { $0 != nil }, "\(lines)")
+    let indices = rows.compactMap { $0 }
+    #expect(indices == indices.sorted() && Set(indices).count == 3, "one action per row")
+    #expect(lines.contains { $0.contains("“Podcasts Course”") && $0.contains("┌") })
+    navigator.handle(Key.down)
+    let moved = navigator.render(width: 60, height: 16).text
+    #expect(moved.contains("Remove from list  (Enter)"), "↓ moved the keyboard to Remove")
+  }
+
   @Test func backKeysPopButNeverTheRoot() {
     let (stack, navigator) = navigator()
     stack.setRoot(Screen(Model(), title: "Home"))

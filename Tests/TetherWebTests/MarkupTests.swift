@@ -260,6 +260,35 @@ final class NoteFlow: FlowController {
     #expect(flow.model.text.value == "")
   }
 
+  @Test func aPickerIsBoundLikeAFieldAndTakesOnlyItsOptions() async throws {
+    let flow = PickerFlow()
+    let app = WebApp(title: "Picker", rootFlow: { flow }) { PickerScreen($0.destination) }
+    let page = try await WebTestPage(app: app, path: "/")
+    defer { page.close() }
+    let picker = try page.element("select.size")
+    #expect(picker[attribute: "aria-label"] == "Size")
+    #expect(try page.texts("select.size option") == ["Small", "Medium", "Large"])
+    #expect(picker[attribute: "value"] == "1")
+    #expect(try page.element("select.size option[selected]")[attribute: "value"] == "1")
+    let before = page.sent.count
+    try await page.choose("Large", in: "select.size")
+    #expect(flow.model.size.value == .large)
+    #expect(
+      page.sent.dropFirst(before).allSatisfy { !$0.contains(picker.id) },
+      "the choice is not sent back: \(page.sent.dropFirst(before))")
+    #expect(try page.element("select.size option[selected]")[attribute: "value"] == "2")
+    // The model's own change reaches the page as a value, after the choice it follows.
+    flow.model.size.value = .small
+    await flushObservations()
+    #expect(page.sent.last?.contains(#"["v","\#(picker.id)","0",1]"#) == true)
+    // A position that is no option's — from a page that sends one anyway — changes nothing.
+    for value in ["3", "-1", "x", "", "99999999999999999999999", "1.5", "\u{0661}"] {
+      _ = await page.session.receive(
+        ClientMessage.input(id: picker.id, value: value, sequence: 9).json)
+      #expect(flow.model.size.value == .small, "\(value)")
+    }
+  }
+
   @Test func aDisabledControlTakesNoGesture() async throws {
     let flow = FormFlow()
     let app = WebApp(title: "Form", rootFlow: { flow }) { FormScreen($0.destination) }
@@ -326,5 +355,31 @@ final class NoteFlow: FlowController {
     #expect(try ids("div > li").isEmpty)
     #expect(throws: HTMLSelector.ParseError.self) { try tree.select("li::before") }
     #expect(throws: HTMLSelector.ParseError.self) { try tree.select("li[") }
+  }
+}
+
+@MainActor
+final class PickerModel {
+  enum Size: String, CaseIterable { case small, medium, large }
+  let size = MutableProperty(Size.medium)
+}
+
+@MainActor
+final class PickerFlow: FlowController {
+  let model = PickerModel()
+  func start(on navigator: any Navigator<PickerModel>) -> Screen<PickerModel> {
+    Screen(model, title: "Picker", owner: self)
+  }
+}
+
+@MainActor
+final class PickerScreen: WebScreen {
+  let model: PickerModel
+  init(_ model: PickerModel) { self.model = model }
+
+  var body: Markup<Never> {
+    picker(model.size, options: PickerModel.Size.allCases, label: "Size", .class("size")) {
+      $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst()
+    }
   }
 }

@@ -100,11 +100,14 @@ private func hex(_ bytes: [UInt8]) -> String {
     for alert in [
       ScreenAlert(title: "Delete?", message: "M", buttons: [delete, cancel]),
       ScreenAlert(title: "Delete?", message: "M", buttons: [delete, cancel], default: delete),
+      ScreenAlert(
+        title: "Photo", message: "", buttons: [delete, cancel], style: .confirmationDialog),
     ] {
       var asking = state
       asking.alert = alert
       let verified = try signer.verify(signer.sign(asking, now: now), now: now)
       #expect(verified.alert == alert)
+      #expect(verified.alert?.style == alert.style)
       #expect(verified.alert?.defaultButton == alert.defaultButton)
     }
   }

@@ -17,10 +17,14 @@ public final class CourseDetailViewModel {
 
   /// The label of the button that asks to remove the course from the list.
   public let removeTitle = "Remove from list"
+  /// The label of the button that offers everything that can be done with the course.
+  public let moreTitle = "More…"
   /// An alert the detail asks its flow to show.
   public enum Alert: Equatable, Sendable {
     /// The user asked to remove the course: confirm first.
     case confirmRemoval(courseID: Int, courseName: String)
+    /// The user asked what can be done with the course: move it to the top, or remove it.
+    case actions(courseID: Int, courseName: String)
   }
 
   private let alertPipe = Signal<Alert>.pipe()
@@ -30,6 +34,11 @@ public final class CourseDetailViewModel {
   /// The user asked to remove the course from the list: it is confirmed first.
   public func removeRequested() {
     alertPipe.input.send(.confirmRemoval(courseID: course.id, courseName: course.name))
+  }
+
+  /// The user asked what can be done with the course: a choice among its actions.
+  public func moreRequested() {
+    alertPipe.input.send(.actions(courseID: course.id, courseName: course.name))
   }
 
   /// Formats `course` for the detail screen.

@@ -76,6 +76,15 @@ public final class CourseListViewModel {
     rows = courses.map(CourseCellViewModel.init)
   }
 
+  /// The user chose to move the course `id` to the top of the list (for this session).
+  ///
+  /// - Parameter id: The course's id; an id no row has changes nothing.
+  public func moveToTopConfirmed(id: Int) {
+    guard let index = courses.firstIndex(where: { $0.id == id }), index > 0 else { return }
+    courses.insert(courses.remove(at: index), at: 0)
+    rows = courses.map(CourseCellViewModel.init)
+  }
+
   /// The user chose row `index`: create its detail view model and route to it.
   ///
   /// - Parameter index: The chosen row; rows outside the list are ignored.

@@ -9,6 +9,7 @@ enum CourseDetailScreen {
       Label(detail.titleText, style: bold), Label(detail.lessonsText),
       Label(detail.linkText, style: dim),
       Button(detail.removeTitle, key: "x", action: detail.removeRequested),
+      Button(detail.moreTitle, key: "m", action: detail.moreRequested),
     ])
   }
 }

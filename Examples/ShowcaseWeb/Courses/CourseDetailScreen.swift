@@ -4,7 +4,7 @@ import TetherWeb
 /// A course: its name, lesson count and link.
 @MainActor
 final class CourseDetailScreen: WebScreen {
-  enum Action { case remove }
+  enum Action { case remove, more }
 
   private let detail: CourseDetailViewModel
 
@@ -17,13 +17,17 @@ final class CourseDetailScreen: WebScreen {
       h2 { detail.titleText }
       p { detail.lessonsText }
       p(.class("dim")) { detail.linkText }
-      button(detail.removeTitle).onClick(.remove)
+      hstack {
+        button(detail.removeTitle).onClick(.remove)
+        button(detail.moreTitle).onClick(.more)
+      }
     }
   }
 
   func handle(_ action: Action, gesture: WebGesture?) {
     switch action {
     case .remove: detail.removeRequested()
+    case .more: detail.moreRequested()
     }
   }
 }

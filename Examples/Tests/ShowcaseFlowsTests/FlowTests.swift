@@ -182,6 +182,32 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     #expect(list.rows.count == BundledCourseService.catalog.count - 1)
   }
 
+  @Test func aCoursesMoreIsAConfirmationDialogWhoseActionsReachTheList() async throws {
+    let (navigator, _) = showcase()
+    navigator.screens.first?.home?.userSelected(row: 1)
+    let list = try #require(navigator.topScreen?.courseList)
+    await list.viewDidLoad()
+    let course = BundledCourseService.catalog[1]
+    list.userSelected(row: 1)
+    let detail = try #require(navigator.topScreen?.courseDetail)
+    navigator.clearEvents()
+
+    detail.moreRequested()
+    let dialog = try #require(navigator.alert)
+    navigator.assertEvents([.present(dialog)])
+    #expect(dialog.style == .confirmationDialog)
+    #expect(dialog.buttons.map(\.title) == ["Move to the top", "Remove from list", "Cancel"])
+    #expect(dialog.defaultButton?.title == "Move to the top", "Enter never removes")
+    #expect(
+      dialog.buttons.map { $0.action(as: CoursesFlow.CoursesAction.self) } == [
+        .moveToTop(id: course.id), .remove(id: course.id), nil,
+      ])
+    #expect(navigator.respond(to: dialog.buttons[0]))
+    #expect(navigator.path == "/courses")
+    #expect(list.rows.first?.id == course.id, "moved to the top")
+    #expect(list.rows.count == BundledCourseService.catalog.count)
+  }
+
   @Test func aRestoredConfirmationWithoutItsClosureStillRemovesTheCourse() async throws {
     // What a web session does on the server that resumes it: the stack rebuilt from the path,
     // then the alert from the token, which carries data and no closure.

@@ -40,6 +40,9 @@ extension EndToEnd {
       <input id="s1.1" type="checkbox" data-ack="0" data-version="7">\
       <input id="s1.3" type="email" value="" data-ack="0">\
       <textarea id="s1.4" data-ack="0">first</textarea>\
+      <select id="s1.5" value="1" data-ack="0"><option id="s1.5.0" value="0">Small</option>\
+      <option id="s1.5.1" value="1" selected>Medium</option>\
+      <option id="s1.5.2" value="2">Large</option></select>\
       <ul id="list"><li id="list.a">A</li><li id="list.b">B</li></ul>\
       <button id="s1.2" type="button">Save</button></div>
       """
@@ -240,6 +243,46 @@ extension EndToEnd {
         let draft = rest.last
         #expect(draft?.contains(#""type":"input""#) == true, "\(rest)")
         #expect(draft?.contains(#""value":"draft""#) == true, "the draft goes last: \(rest)")
+      }
+    }
+
+    @Test func aChoiceIsAGestureSentAgainUntilKeptNeverADraft() async throws {
+      try await withPage { browser in
+        try await browser.run("__socket().open()")
+        try await browser.run(
+          "const p = document.getElementById('s1.5'); p.value = '2'; p.dispatchEvent(new Event('input', { bubbles: true }));"
+        )
+        var choice = try await sent(browser).last { $0.contains(#""id":"s1.5""#) }
+        #expect(choice?.contains(#""value":"2""#) == true, "\(String(describing: choice))")
+        #expect(choice?.contains(#""seq":1"#) == true && choice?.contains(#""g":"#) == true)
+        // Enter on a picker submits nothing.
+        try await browser.run(
+          "document.getElementById('s1.5').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))"
+        )
+        #expect(try await sent(browser).allSatisfy { !$0.contains(#""type":"submit""#) })
+        // Not yet kept: the next connection sends it again, with its number.
+        try await browser.run("__socket().drop(1006)")
+        try await browser.waitUntil("a second socket") {
+          try await browser.run("return window.__sockets.length") as? Int == 2
+        }
+        try await browser.run("__socket().open()")
+        choice = try await sent(browser).last { $0.contains(#""id":"s1.5""#) }
+        let number = try #require(
+          choice.flatMap { $0.firstMatch(of: /"g":(\d+)/) }.flatMap { Int($0.1) })
+        // Kept: the connection after that sends nothing for it (a choice is no draft, which
+        // could undo another tab's later choice).
+        try await browser.run("__socket().receive({ p: [], k: \(number) })")
+        try await browser.run("__socket().drop(1006)")
+        try await browser.waitUntil("a third socket") {
+          try await browser.run("return window.__sockets.length") as? Int == 3
+        }
+        try await browser.run("__socket().open()")
+        let third = try await sent(browser)
+        #expect(third.allSatisfy { !$0.contains(#""id":"s1.5""#) }, "\(third)")
+        // The model's own choice, after the one it follows, moves the picker.
+        try await browser.run(#"__socket().receive({ p: [["v", "s1.5", "0", 1]] })"#)
+        #expect(
+          try await browser.run("return document.getElementById('s1.5').value") as? String == "0")
       }
     }
 

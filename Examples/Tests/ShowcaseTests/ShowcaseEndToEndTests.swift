@@ -328,6 +328,26 @@ extension EndToEnd {
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func aConfirmationDialogsDestructiveActionIsReachedWithTheArrows() async throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary, arguments: ["--open", "/courses/course/2"])
+      try await session.waitFor("More…")
+      try await session.keys("m")
+      let dialog = try await session.waitFor("Move to the top  (Enter)")
+      #expect(dialog.contains("Remove from list") && dialog.contains("Cancel  (Esc)"))
+      try await session.keys("Down")
+      try await session.waitFor("Remove from list  (Enter)")
+      try await session.keys("Enter")
+      let list = try await session.waitFor("Instagram Firebase")
+      #expect(!list.contains("Podcasts Course"), "removed: \(list)")
+      try await session.keys("q")
+      #expect(try await session.waitUntilDead())
+    }
+
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
     func sigtermRestoresTheTerminal() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")

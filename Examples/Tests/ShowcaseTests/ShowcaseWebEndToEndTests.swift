@@ -149,6 +149,39 @@ extension EndToEnd {
       }
     }
 
+    @Test func aConfirmationDialogsActionsStackAndTheArrowsMoveBetweenThem() async throws {
+      try await withShowcase { showcase, browser in
+        try await browser.open(showcase.url + "/courses/course/2")
+        try await waitForTitle(browser, "Podcasts Course")
+        try await browser.run(
+          "[...document.querySelectorAll('#screen button')].find(b => b.innerText === 'More…').click();"
+        )
+        try await browser.waitUntil("the dialog") {
+          try await browser.count("dialog.confirmation[open]") == 1
+        }
+        let focused = "return document.activeElement.innerText;"
+        try await browser.waitUntil("focus on its default action") {
+          try await browser.run(focused) as? String == "Move to the top"
+        }
+        // One under another: each action below the one before.
+        let stacked = try await browser.run(
+          "const b = [...document.querySelectorAll('#alert .alert-button')].map(e => e.getBoundingClientRect().top); return b.every((t, i) => i === 0 || t > b[i - 1]);"
+        )
+        #expect(stacked as? Bool == true)
+        try await browser.screenshot(to: screenshotPath("web-confirmation-dialog.png"))
+        try await browser.press("\u{E015}")  // ↓
+        try await browser.waitUntil("focus on Remove") {
+          try await browser.run(focused) as? String == "Remove from list"
+        }
+        try await browser.press("\u{E007}")  // Enter
+        try await waitForTitle(browser, "Courses")
+        try await browser.waitUntil("the list without the course") {
+          let text = try await browser.text("#screen")
+          return text.contains("Instagram Firebase") && !text.contains("Podcasts Course")
+        }
+      }
+    }
+
     @Test func coursesProfileArticlesAndEntryMainPaths() async throws {
       try await withShowcase { showcase, browser in
         try await browser.open(showcase.url + "/courses")

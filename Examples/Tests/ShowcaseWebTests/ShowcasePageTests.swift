@@ -58,6 +58,15 @@ import TetherWebTesting
     try await page.waitUntil("the course") { page.path == "/courses/course/2" }
     #expect(try page.text("h2") == "Podcasts Course")
     #expect(try page.text("main").contains("39 lessons"))
+    // More… offers the course's actions in a confirmation dialog, one under another.
+    try await page.click(named: "More…")
+    try await page.waitFor("dialog#alert.confirmation[open]")
+    #expect(
+      try page.texts("#alert .alert-button") == ["Move to the top", "Remove from list", "Cancel"])
+    #expect(page.focusedID == (try page.element(named: "Move to the top").id))
+    try await page.click(named: "Move to the top")
+    try await page.waitUntil("back on the list") { page.path == "/courses" }
+    #expect(try rows(page).first?.contains("Podcasts") == true, "moved to the top")
   }
 
   @Test func profileSwitchesBindingStyleAndLoadsTheNextProfile() async throws {

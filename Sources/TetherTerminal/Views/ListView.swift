@@ -112,6 +112,10 @@ public final class AlertBox {
   /// Draws the box centered in `frame`: as wide as its title, message and buttons need, up
   /// to the frame's width.
   public func draw(in canvas: inout Canvas, frame: Rect) {
+    if alert.style == .confirmationDialog {
+      drawActions(in: &canvas, frame: frame)
+      return
+    }
     let message = alert.message
     // The keys are TetherFlow's rule: Enter presses the button the keyboard is on (shown in
     // reverse, marked "Enter"), Esc the cancel button, Tab and the arrows move.
@@ -163,5 +167,55 @@ public final class AlertBox {
         hint, x: x + max(2, (width - DisplayWidth.of(hint)) / 2), y: y + height - 2,
         maxWidth: width - 4, style: CellStyle(dim: true))
     }
+  }
+
+  /// A confirmation dialog: the actions one under another, each a row as wide as the box, the
+  /// one the keyboard is on in reverse.
+  private func drawActions(in canvas: inout Canvas, frame: Rect) {
+    let labels = alert.buttons.enumerated().map { index, button in
+      var keys: [String] = []
+      if index == focus { keys.append("Enter") }
+      if button == alert.escapeButton { keys.append("Esc") }
+      return keys.isEmpty ? button.title : "\(button.title)  (\(keys.joined(separator: ", ")))"
+    }
+    let widest = labels.map(DisplayWidth.of).max() ?? 0
+    let wanted = max(
+      28, min(56, DisplayWidth.of(alert.message) + 6), DisplayWidth.of(alert.title) + 8,
+      widest + 8)
+    let width = min(frame.width, wanted)
+    guard width >= 8 else { return }
+    let lines = alert.message.isEmpty ? [] : Label.wrap(alert.message, width: width - 4)
+    let hint = "↑/↓ or Tab to move"
+    let top = lines.isEmpty ? 2 : lines.count + 3
+    let height = min(frame.height, top + labels.count + 2)
+    let x = frame.x + (frame.width - width) / 2
+    let y = frame.y + (frame.height - height) / 2
+    let border = CellStyle(bold: true)
+    canvas.fill(x: x, y: y, width: width, height: height)
+    canvas.draw("┌" + String(repeating: "─", count: width - 2) + "┐", x: x, y: y, style: border)
+    for row in 1..<max(1, height - 1) {
+      canvas.draw("│", x: x, y: y + row, style: border)
+      canvas.draw("│", x: x + width - 1, y: y + row, style: border)
+    }
+    canvas.draw(
+      "└" + String(repeating: "─", count: width - 2) + "┘", x: x, y: y + height - 1, style: border)
+    canvas.draw(
+      " \(alert.title) ", x: x + 2, y: y, maxWidth: width - 4,
+      style: CellStyle(bold: true, foreground: .yellow))
+    for (index, line) in lines.enumerated() where 2 + index < height - 1 {
+      canvas.draw(line, x: x + 2, y: y + 2 + index, maxWidth: width - 4)
+    }
+    for (index, label) in labels.enumerated() where y + top + index < y + height - 1 {
+      let destructive = alert.buttons[index].role == .destructive
+      let row =
+        " " + label + String(repeating: " ", count: max(0, width - 6 - DisplayWidth.of(label)))
+      canvas.draw(
+        row, x: x + 2, y: y + top + index, maxWidth: width - 4,
+        style: CellStyle(
+          bold: true, inverse: index == focus, foreground: destructive ? .red : .green))
+    }
+    canvas.draw(
+      " \(hint) ", x: x + max(2, width - 4 - DisplayWidth.of(hint)), y: y + height - 1,
+      maxWidth: width - 4, style: CellStyle(dim: true))
   }
 }

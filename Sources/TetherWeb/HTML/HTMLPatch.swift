@@ -28,7 +28,7 @@ public enum HTMLPatch: Equatable, Sendable {
     case checked(Bool)
   }
 
-  /// The attributes of an `input` that describe its live state — the text typed, the box
+  /// The attributes of an `input` (or a `select`) that describe its live state — the text typed, the box
   /// ticked, the newest edit the server had seen. They are never patched as attributes (a
   /// browser shows the live value, not the attribute, once a person has typed): a change to
   /// `value` or `checked` travels as ``value(id:value:acknowledged:)``. They are rendered, so a
@@ -69,7 +69,8 @@ public enum HTMLPatch: Equatable, Sendable {
       patches.append(.replace(id: before.id, html: new.html))
       return
     }
-    let live = after.tag == "input" || after.tag == "textarea" ? liveFieldAttributes : []
+    let isField = after.tag == "input" || after.tag == "textarea" || after.tag == "select"
+    let live = isField ? liveFieldAttributes : []
     if after.tag == "textarea" {
       // Its text is its live value: a change travels as a value, never as content (a browser
       // shows what was typed, not the content, once a person has typed).
@@ -78,7 +79,8 @@ public enum HTMLPatch: Equatable, Sendable {
       if text != (before.children.first.map(\.visibleText) ?? "") {
         patches.append(.value(id: after.id, value: .text(text), acknowledged: acknowledged))
       }
-    } else if after.tag == "input" {
+    } else if after.tag == "input" || after.tag == "select" {
+      // A picker's value is its chosen option's position.
       let acknowledged = after[attribute: "data-ack"].flatMap { Int($0) } ?? 0
       if after[attribute: "type"] == "checkbox" {
         let checked = after[attribute: "checked"] != nil

@@ -157,6 +157,40 @@ private func checkboxElement<Action>(
   return Markup(nodes: [.element(element)])
 }
 
+/// A choice of one value among `options` (a `<select>`), bound both ways to a view model's
+/// selection by the same rule as ``textField(_:type:placeholder:label:_:)``: each choice sets
+/// the selection, numbered; a change the model makes on purpose reaches the page; a choice is
+/// never echoed back, and a newer choice is never overwritten.
+///
+/// ```swift
+/// picker(form.country, options: Country.allCases, label: "Country") { $0.name }
+/// ```
+///
+/// The page sends the position of the option chosen; a position that is not one of them
+/// (a page that sends one anyway) changes nothing.
+///
+/// - Parameters:
+///   - selection: The view model's selection: shown, and set by each choice.
+///   - options: The values offered, in order. A selection not among them shows no option
+///     chosen.
+///   - label: The picker's accessible name (`aria-label`).
+///   - attributes: Other attributes, such as its class.
+///   - title: An option's text.
+/// - Returns: The picker.
+@MainActor
+public func picker<Action, Value: Equatable>(
+  _ selection: MutableProperty<Value>, options: [Value], label: String,
+  _ attributes: Attribute..., title: @escaping (Value) -> String = { "\($0)" }
+) -> Markup<Action> {
+  let choice = MarkupChoice(
+    property: selection, titles: options.map(title),
+    makeState: { ChoiceState(selection, options: options) })
+  var element = MarkupElement<Action>(
+    tag: "select", attributes: [Attribute("aria-label", label)] + attributes, children: [])
+  element.field = .choice(choice)
+  return Markup(nodes: [.element(element)])
+}
+
 /// A button with a title: `button("Save").onClick(.save)`.
 @MainActor
 public func button<Action>(_ title: String, _ attributes: Attribute...) -> Markup<Action> {
@@ -378,4 +412,41 @@ final class CheckboxState: FieldState {
 
   /// The value shown, for a box over a value of each render.
   let shown: MutableProperty<Bool>?
+}
+
+/// A picker's options and how to make its state, without its value type.
+@MainActor
+struct MarkupChoice {
+  let property: AnyObject
+  let titles: [String]
+  let makeState: () -> ChoiceState
+}
+
+/// A picker's binding, kept across renders: the selection's position among the options, and
+/// each choice applied through TetherFlow's `FieldBinding`.
+@MainActor
+final class ChoiceState: FieldState {
+  let property: AnyObject
+  /// The selection's position among the options, if it is one of them.
+  let selectedIndex: () -> Int?
+  /// The newest choice the model has taken.
+  let sequence: () -> Int
+  private let choose: (Int, Int) -> Void
+
+  init<Value: Equatable>(_ selection: MutableProperty<Value>, options: [Value]) {
+    property = selection
+    let binding = FieldBinding(selection)
+    selectedIndex = { options.firstIndex(of: binding.state.value) }
+    sequence = { binding.sequence }
+    choose = { index, sequence in
+      guard options.indices.contains(index) else { return }
+      binding.userEdited(options[index], sequence: sequence)
+    }
+  }
+
+  /// The person chose the option at `index`, as edit `sequence`; an index that is no option's
+  /// changes nothing.
+  func chose(_ index: Int, sequence: Int) {
+    choose(index, sequence)
+  }
 }

@@ -97,6 +97,8 @@ enum MarkupField<Action> {
   case checkbox(Property<Bool>, ((Bool) -> Action)?)
   /// A checkbox that shows the value of this render and sends an action for each tick.
   case value(Bool, ((Bool) -> Action)?)
+  /// A picker: a selection among options, written by each choice.
+  case choice(MarkupChoice)
 
   /// Whether the field shows a property (which it then observes on its own).
   var isBoundToProperty: Bool {

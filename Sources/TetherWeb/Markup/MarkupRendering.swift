@@ -240,6 +240,27 @@ private struct MarkupRenderer<Action> {
       checkbox(
         state, id: id, handlers: field, into: &attributes, answers: change != nil && !isDisabled,
         checked: isOn)
+    case .choice(let choice)?:
+      let state = context.store.state(id, for: choice.property) { choice.makeState() }
+      if !isDisabled {
+        field.input = { [weak state] value, sequence in
+          // The page sends the option's position; anything else is no option's.
+          guard let index = Int(value) else { return }
+          state?.chose(index, sequence: sequence)
+        }
+      }
+      context.onField(id, field)
+      let selected = state.selectedIndex()
+      attributes.append(("data-ack", "\(state.sequence())"))
+      // `value` is what the page's script compares and sets; `selected` is the first paint.
+      attributes.append(("value", selected.map(String.init) ?? ""))
+      let options = choice.titles.enumerated().map { index, title -> HTMLNode in
+        let mark: [(name: String, value: String)] = index == selected ? [("selected", "")] : []
+        return .element(
+          "option", id: id + "." + String(index), [("value", String(index))] + mark,
+          [.text(title)])
+      }
+      return .element(element.tag, id: id, attributes, options)
     case nil:
       if field.submit != nil || field.cancel != nil || field.focus != nil || field.blur != nil {
         context.onField(id, field)

@@ -33,7 +33,10 @@
   // sends for a field with newer typing than it had seen is not applied.
   const seqs = {};
   const isField = (element) => !!element && !!element.id &&
-    (element.tagName === "INPUT" || element.tagName === "TEXTAREA");
+    (element.tagName === "INPUT" || element.tagName === "TEXTAREA" ||
+      element.tagName === "SELECT");
+  // A picker: its value is the chosen option's position; it has no draft and no Enter.
+  const isPicker = (element) => element.tagName === "SELECT";
   // A text area's text as rendered is its content; an input's, its value attribute.
   const renderedValue = (element) =>
     element.tagName === "TEXTAREA" ? element.textContent : element.getAttribute("value") || "";
@@ -88,7 +91,8 @@
   }
   function typedFields() {
     return [...drafts].map((id) => document.getElementById(id))
-      .filter((element) => isField(element) && !isCheckbox(element)).map(inputMessage);
+      .filter((element) => isField(element) && !isCheckbox(element) && !isPicker(element))
+      .map(inputMessage);
   }
 
   function connect(resync) {
@@ -126,9 +130,10 @@
     };
   }
 
-  function send(message) {
+  function send(message, isGesture = message.type !== "input") {
     // A text field's edits are not numbered: its latest value goes on the next connection.
-    if (message.type !== "input") {
+    // A picker's choice is a gesture like a click: numbered, and sent again until kept.
+    if (isGesture) {
       message.g = ++gestures;
       unacked.push(message);
       if (unacked.length > 100) unacked.shift();
@@ -317,8 +322,10 @@
     const field = event.target;
     if (!isField(field) || isCheckbox(field)) return;
     seqs[field.id] = (seqs[field.id] || 0) + 1;
-    drafts.add(field.id);
-    send(inputMessage(field));
+    // A choice is a gesture, sent again only until acknowledged: never a draft, which would be
+    // sent again on every connection and could undo another tab's later choice.
+    if (!isPicker(field)) drafts.add(field.id);
+    send(inputMessage(field), isPicker(field));
   });
   document.addEventListener("change", (event) => {
     const field = event.target;
@@ -337,7 +344,8 @@
   document.addEventListener("keydown", (event) => {
     // Enter in a text area starts a new line; Escape cancels as in a text field.
     const isArea = event.target.tagName === "TEXTAREA";
-    if (isField(event.target) && !isCheckbox(event.target) && !event.isComposing &&
+    if (isField(event.target) && !isCheckbox(event.target) && !isPicker(event.target) &&
+        !event.isComposing &&
         (event.key === "Escape" || (event.key === "Enter" && !isArea))) {
       event.preventDefault();
       const field = event.target;

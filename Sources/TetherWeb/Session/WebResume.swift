@@ -312,6 +312,8 @@ public struct WebResumeSigner: Sendable {
       var b: [Button]
       /// The index of the alert's preferred default button; absent when it names none.
       var d: Int?
+      /// The style's name, absent for a plain alert.
+      var y: String?
     }
     var i: String
     var p: String
@@ -335,7 +337,8 @@ public struct WebResumeSigner: Sendable {
         AlertWire(
           t: alert.title, m: alert.message,
           b: alert.buttons.map { Button(t: $0.title, r: Self.name(of: $0.role), v: $0.payload) },
-          d: alert.preferredDefault.flatMap { alert.buttons.firstIndex(of: $0) })
+          d: alert.preferredDefault.flatMap { alert.buttons.firstIndex(of: $0) },
+          y: alert.style == .alert ? nil : alert.style.rawValue)
       }
       f = state.snapshot.focus
       at = state.issuedAt
@@ -353,7 +356,10 @@ public struct WebResumeSigner: Sendable {
           buttons.append(ScreenAlert.Button(button.t, role: role, payload: button.v))
         }
         let preferred = a.d.flatMap { buttons.indices.contains($0) ? buttons[$0] : nil }
-        alert = ScreenAlert(title: a.t, message: a.m, buttons: buttons, default: preferred)
+        // A style this server does not know is drawn as an alert: the buttons are the same.
+        let style = a.y.flatMap(ScreenAlert.Style.init(rawValue:)) ?? .alert
+        alert = ScreenAlert(
+          title: a.t, message: a.m, buttons: buttons, default: preferred, style: style)
       }
       var state = WebResumeState(
         sessionID: i,

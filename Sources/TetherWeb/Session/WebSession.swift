@@ -550,6 +550,17 @@ public final class WebSession {
         element.children = [.text(text)]
         changes.removeAll { $0.name == "value" }
       }
+      if element.tag == "select", let chosen = changes.first(where: { $0.name == "value" })?.value {
+        // A picker's choice is also which option is marked selected.
+        element.children = element.children.map { child in
+          guard case .element(var option) = child else { return child }
+          option.attributes.removeAll { $0.name == "selected" }
+          if option.attributes.contains(where: { $0.name == "value" && $0.value == chosen }) {
+            option.attributes.append(("selected", ""))
+          }
+          return .element(option)
+        }
+      }
       node = .element(element)
       node.setAttributes(changes, onElement: id)
     }
@@ -653,7 +664,9 @@ public final class WebSession {
       }
       children.append(
         .element(
-          "dialog", id: "alert", [("open", ""), ("aria-labelledby", "alert.title")],
+          "dialog", id: "alert",
+          [("open", ""), ("aria-labelledby", "alert.title")]
+            + (alert.style == .confirmationDialog ? [("class", "confirmation")] : []),
           [
             .element("h2", id: "alert.title", [], [.text(alert.title)]),
             .element("p", id: "alert.message", [], [.text(alert.message)]),
