@@ -82,7 +82,10 @@ let package = Package(
     ),
     .target(
       name: "Profile",
-      dependencies: [.product(name: "Tether", package: "Tether"), "ExampleSupport"],
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherFlow", package: "Tether"), "ExampleSupport",
+      ],
       path: "Profile",
       swiftSettings: swiftSettings
     ),

@@ -1,6 +1,7 @@
 import ExampleSupport
 import Foundation
 import Tether
+import TetherFlow
 
 /// The profile screen: loads a login's profile and offers it to every binding style.
 @MainActor
@@ -15,6 +16,16 @@ public final class ProfileScreenViewModel {
     case viewModel = "View model"
     /// A view model built from Tether properties (Driver semantics).
     case streams = "Streams (Driver)"
+
+    /// The style's part of the screen's path: `/profile/streams`.
+    public var pathComponent: String {
+      switch self {
+      case .viewBindsModel: "view"
+      case .modelRendersIntoContext: "context"
+      case .viewModel: "view-model"
+      case .streams: "streams"
+      }
+    }
   }
 
   /// The screen's title.
@@ -33,6 +44,10 @@ public final class ProfileScreenViewModel {
   @Output public private(set) var style = Style.viewModel
   /// The styles offered, in key order (the view's keys 1…4).
   public let styles = Style.allCases
+  /// The styles as tabs: the one shown is part of the screen's path (give ``TabSelection/pathTail``
+  /// to its screen), so a link or Back lands on it.
+  public let styleTabs = TabSelection(Style.allCases, selected: .viewModel) { $0.pathComponent }
+  private var styleToken: ObservationToken?
   /// The header display for the loaded profile, produced by the chosen style.
   public let display: Property<ProfileHeaderDisplay?>
   /// The login shown (or being loaded).
@@ -50,6 +65,11 @@ public final class ProfileScreenViewModel {
     display = _profile.projectedValue.combineLatest(with: _style.projectedValue).map {
       profile, style in
       profile.flatMap { Self.display(of: $0, style: style) }
+    }
+    // The tab shown is the style: a path (Back, a link) selects it as a press does.
+    styleToken = styleTabs.selected.observe { [weak self] style in
+      guard let self, self.style != style else { return }
+      self.style = style
     }
   }
 
@@ -86,7 +106,7 @@ public final class ProfileScreenViewModel {
   ///
   /// - Parameter style: The style to show.
   public func userSelected(style: Style) {
-    if self.style != style { self.style = style }
+    styleTabs.select(style)
   }
 
   /// The display `style` produces for `profile`: each style's own code path, so views (and

@@ -8,13 +8,8 @@ import TetherTerminal
 enum ProfileScreen {
   static func view(_ screen: ProfileScreenViewModel, tick: Property<Int>) -> any TerminalView {
     let styles = screen.styles
-    let styleLine = screen.$style.map { current in
-      "Binding style: "
-        + styles.enumerated().map { index, style in
-          let label = "\(index + 1) \(style.rawValue)"
-          return style == current ? "[\(label)]" : label
-        }.joined(separator: "  ")
-    }
+    let titles = styles.enumerated().map { index, style in "\(index + 1) \(style.rawValue)" }
+    let selected = screen.$style.map { styles.firstIndex(of: $0) ?? 0 }
     var keys: [Key: () -> Void] = [
       .character("n"): asyncAction { await screen.nextProfileRequested() },
       .character("r"): asyncAction { await screen.reloadRequested() },
@@ -24,7 +19,7 @@ enum ProfileScreen {
     }
     return Screenful(
       VStack([
-        Label(styleLine, style: dim),
+        TabBar(titles, selected: selected),
         Label(
           "1-4 switch style · n next profile · every style renders the same header", style: dim),
         Label(""),

@@ -25,10 +25,12 @@ final class ProfileScreen: WebScreen {
 
   var body: Markup<Action> {
     vstack {
-      p(.class("dim")) { "Binding style (every style renders the same header):" }
-      for style in screen.styles {
-        button(style.rawValue, .disabled(style == screen.style)).onClick(.choose(style))
+      tabList(screen.styles, selected: screen.style, label: "Binding style") {
+        $0.rawValue
+      } action: {
+        .choose($0)
       }
+      p(.class("dim")) { "Every binding style renders the same header." }
       button("Next profile").onClick(.next)
       status
       let display = screen.display.value

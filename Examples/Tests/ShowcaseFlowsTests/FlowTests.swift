@@ -311,6 +311,8 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     ("/courses", ["Tether showcase", "Courses"]),
     ("/courses/course/2", ["Tether showcase", "Courses", "Podcasts Course"]),
     ("/profile", ["Tether showcase", "Profile"]),
+    // The binding style is a tab: in the path, not a screen.
+    ("/profile/streams", ["Tether showcase", "Profile"]),
     ("/articles", ["Tether showcase", "Articles"]),
     ("/articles/article/4", ["Tether showcase", "Articles", "Untitled"]),
     ("/entry", ["Tether showcase", "Entry"]),
@@ -338,6 +340,9 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
       let top = try #require(stack.topScreen)
       if let detail = top.photoDetail { #expect(detail.photo.id == Self.photoIDs.forSale) }
       if let greeting = top.greeting { #expect(greeting.greeting.value == "Hello, 李娜!") }
+      if let profile = top.profile {
+        #expect(profile.style == (path.hasSuffix("/streams") ? .streams : .viewModel))
+      }
     }
   }
 

@@ -348,6 +348,23 @@ extension EndToEnd {
     }
 
     @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
+    func theProfilesBindingStylesAreTabsAndALinkOpensOne() async throws {
+      let binary = try #require(
+        showcaseBinary, "build the app first: swift build --product showcase")
+      let session = TmuxSession()
+      defer { session.stop() }
+      try session.start(binary, arguments: ["--open", "/profile/streams"])
+      try await session.waitFor("[4 Streams (Driver)]")
+      try await session.waitFor("@octocat")
+      try await session.keys("1")
+      let first = try await session.waitFor("[1 View binds model]")
+      #expect(!first.contains("[4 Streams"), "one tab shown: \(first)")
+      #expect(first.contains("@octocat"), "every style renders the same header")
+      try await session.keys("q")
+      #expect(try await session.waitUntilDead())
+    }
+
+    @Test(.enabled(if: tmuxIsInstalled, "needs tmux (.ci/run installs it)"))
     func sigtermRestoresTheTerminal() async throws {
       let binary = try #require(
         showcaseBinary, "build the app first: swift build --product showcase")

@@ -182,6 +182,30 @@ extension EndToEnd {
       }
     }
 
+    @Test func theProfilesTabsAreInTheAddressAndBackReturnsToTheTabBefore() async throws {
+      try await withShowcase { showcase, browser in
+        try await browser.open(showcase.url + "/profile")
+        try await browser.waitUntil("octocat") {
+          try await browser.text("#screen h2") == "@octocat"
+        }
+        let selected = "[role=tab][aria-selected=true]"
+        #expect(try await browser.text(selected) == "View model")
+        try await browser.run(
+          "[...document.querySelectorAll('[role=tab]')].find(b => b.innerText.startsWith('Streams')).click();"
+        )
+        try await browser.waitUntil("the Streams tab") {
+          try await browser.text(selected) == "Streams (Driver)"
+        }
+        #expect(try await path(browser) == "/profile/streams")
+        try await browser.screenshot(to: screenshotPath("web-tabs.png"))
+        try await browser.back()
+        try await browser.waitUntil("the tab before") {
+          try await browser.text(selected) == "View model"
+        }
+        #expect(try await path(browser) == "/profile")
+      }
+    }
+
     @Test func coursesProfileArticlesAndEntryMainPaths() async throws {
       try await withShowcase { showcase, browser in
         try await browser.open(showcase.url + "/courses")

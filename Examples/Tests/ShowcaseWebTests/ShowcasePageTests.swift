@@ -73,12 +73,17 @@ import TetherWebTesting
     let page = try await open("/profile")
     defer { page.close() }
     try await page.waitUntil("the profile") { try page.text("h2") == "@octocat" }
-    let styles = try page.elements("main button[disabled]")
-    #expect(styles.count == 1, "the chosen style's button is disabled")
-    let other = try #require(try page.elements("main button:not([disabled])").first)
-    try await page.click(named: HTMLNode.element(other).visibleText)
-    #expect(try page.elements("main button[disabled]").map(\.id) != styles.map(\.id))
+    // The binding styles are tabs, the one shown in the address.
+    #expect(try page.element("[role=tablist]")[attribute: "aria-label"] == "Binding style")
+    #expect(try page.texts("[role=tab][aria-selected=true]") == ["View model"])
+    #expect(try page.elements("[role=tab]").count == 4)
+    try await page.click(named: "Streams (Driver)")
+    #expect(try page.texts("[role=tab][aria-selected=true]") == ["Streams (Driver)"])
+    #expect(page.path == "/profile/streams")
     #expect(try page.text("h2") == "@octocat", "every style renders the same header")
+    // Back to the screen's own address shows the first tab again.
+    try await page.navigate(to: "/profile")
+    #expect(try page.texts("[role=tab][aria-selected=true]") == ["View model"])
     try await page.click(named: "Next profile")
     try await page.waitUntil("the next profile") { try page.text("h2") != "@octocat" }
   }

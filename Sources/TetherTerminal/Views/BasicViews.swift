@@ -205,3 +205,42 @@ public final class Spacer: TerminalView {
   /// Draws nothing.
   public func draw(in canvas: inout Canvas, frame: Rect) {}
 }
+
+/// A row of tabs, the selected one in brackets and reverse, for a screen whose tabs are TetherFlow's
+/// `TabSelection` (or any selection by position): it only draws; the screen's keys select.
+@MainActor
+public final class TabBar: TerminalView {
+  private let titles: [String]
+  private let selected: Property<Int>
+
+  /// Creates a tab bar.
+  ///
+  /// - Parameters:
+  ///   - titles: The tabs' titles, in order.
+  ///   - selected: The position of the tab shown.
+  public init(_ titles: [String], selected: Property<Int>) {
+    self.titles = titles
+    self.selected = selected
+  }
+
+  /// One row.
+  public func preferredHeight(width: Int) -> Int? { 1 }
+
+  /// Draws the tabs side by side; those that do not fit are cut at the frame's edge.
+  public func draw(in canvas: inout Canvas, frame: Rect) {
+    guard frame.height > 0 else { return }
+    let current = selected.value
+    var column = frame.x
+    for (index, title) in titles.enumerated() {
+      let room = frame.x + frame.width - column
+      guard room > 0 else { break }
+      // Marked in the text too, not only in reverse: a terminal read aloud, or without
+      // colour, still says which tab is shown.
+      let label = index == current ? "[\(title)]" : " \(title) "
+      canvas.draw(
+        label, x: column, y: frame.y, maxWidth: room,
+        style: index == current ? CellStyle(bold: true, inverse: true) : CellStyle(dim: true))
+      column += DisplayWidth.of(label) + 1
+    }
+  }
+}

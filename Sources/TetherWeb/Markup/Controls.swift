@@ -191,6 +191,44 @@ public func picker<Action, Value: Equatable>(
   return Markup(nodes: [.element(element)])
 }
 
+/// Tabs: a row of buttons, one per tab, the selected one marked (`role="tablist"` and `"tab"`,
+/// `aria-selected`), each sending `action` for its tab. Which tab is selected, and its place in
+/// the page's address, is the view model's or the flow's (TetherFlow's `TabSelection`): this
+/// only draws it.
+///
+/// ```swift
+/// tabList(model.styles, selected: model.style, label: "Binding style") { $0.rawValue }
+///   action: { .choose($0) }
+/// ```
+///
+/// - Parameters:
+///   - tabs: The tabs, in order.
+///   - selected: The tab shown.
+///   - label: The tab list's accessible name.
+///   - attributes: Other attributes of the list.
+///   - title: A tab's title.
+///   - action: The action a tab's click sends.
+/// - Returns: The tab list.
+@MainActor
+public func tabList<Action, Tab: Equatable>(
+  _ tabs: [Tab], selected: Tab, label: String, _ attributes: Attribute...,
+  title: (Tab) -> String, action: (Tab) -> Action
+) -> Markup<Action> {
+  let buttons = tabs.flatMap { tab in
+    Markup.element(
+      "button",
+      [
+        .class("tab"), .attribute("role", "tab"),
+        .attribute("aria-selected", tab == selected ? "true" : "false"),
+      ], Markup(nodes: [.text(title(tab))])
+    ).onClick(action(tab)).nodes
+  }
+  return Markup.element(
+    "div",
+    [.class("tabs"), .attribute("role", "tablist"), Attribute("aria-label", label)] + attributes,
+    Markup(nodes: buttons))
+}
+
 /// A button with a title: `button("Save").onClick(.save)`.
 @MainActor
 public func button<Action>(_ title: String, _ attributes: Attribute...) -> Markup<Action> {
