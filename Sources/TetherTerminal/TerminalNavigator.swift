@@ -116,18 +116,9 @@ struct SheetBox {
     guard width >= 8, height >= 4 else { return }
     let x = frame.x + (frame.width - width) / 2
     let y = frame.y + (frame.height - height) / 2
-    let border = CellStyle(bold: true)
-    canvas.fill(x: x, y: y, width: width, height: height)
-    canvas.draw("╭" + String(repeating: "─", count: width - 2) + "╮", x: x, y: y, style: border)
-    for row in 1..<(height - 1) {
-      canvas.draw("│", x: x, y: y + row, style: border)
-      canvas.draw("│", x: x + width - 1, y: y + row, style: border)
-    }
-    canvas.draw(
-      "╰" + String(repeating: "─", count: width - 2) + "╯", x: x, y: y + height - 1, style: border)
-    canvas.draw(
-      " \(title) ", x: x + 2, y: y, maxWidth: width - 4,
-      style: CellStyle(bold: true, foreground: .cyan))
+    canvas.drawBox(
+      Rect(x: x, y: y, width: width, height: height), title: title,
+      titleStyle: CellStyle(bold: true, foreground: .cyan), rounded: true)
     let hint = " Esc close "
     canvas.draw(
       hint, x: x + max(2, width - 2 - DisplayWidth.of(hint)), y: y + height - 1,

@@ -23,6 +23,21 @@ private func showcase(
   return (navigator, main)
 }
 
+/// The showcase on the Courses' second course (its list loaded), with no event recorded yet.
+@MainActor
+private func openSecondCourse() async throws -> (
+  RecordingNavigator<ShowcaseDestination>, CourseListViewModel, CourseDetailViewModel
+) {
+  let (navigator, _) = showcase()
+  navigator.screens.first?.home?.userSelected(row: 1)
+  let list = try #require(navigator.topScreen?.courseList)
+  await list.viewDidLoad()
+  list.userSelected(row: 1)
+  let detail = try #require(navigator.topScreen?.courseDetail)
+  navigator.clearEvents()
+  return (navigator, list, detail)
+}
+
 @MainActor
 private func forSalePhoto() throws -> (index: Int, photo: Photo) {
   let photos = BundledPhotoService.page(1).photos
@@ -155,14 +170,8 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
   }
 
   @Test func removingACourseIsConfirmedAndItsButtonsCarryTheirMeaning() async throws {
-    let (navigator, _) = showcase()
-    navigator.screens.first?.home?.userSelected(row: 1)
-    let list = try #require(navigator.topScreen?.courseList)
-    await list.viewDidLoad()
+    let (navigator, list, detail) = try await openSecondCourse()
     let course = BundledCourseService.catalog[1]
-    list.userSelected(row: 1)
-    let detail = try #require(navigator.topScreen?.courseDetail)
-    navigator.clearEvents()
 
     detail.removeRequested()
     let alert = try #require(navigator.alert)
@@ -183,14 +192,8 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
   }
 
   @Test func aCoursesMoreIsAConfirmationDialogWhoseActionsReachTheList() async throws {
-    let (navigator, _) = showcase()
-    navigator.screens.first?.home?.userSelected(row: 1)
-    let list = try #require(navigator.topScreen?.courseList)
-    await list.viewDidLoad()
+    let (navigator, list, detail) = try await openSecondCourse()
     let course = BundledCourseService.catalog[1]
-    list.userSelected(row: 1)
-    let detail = try #require(navigator.topScreen?.courseDetail)
-    navigator.clearEvents()
 
     detail.moreRequested()
     let dialog = try #require(navigator.alert)

@@ -195,3 +195,31 @@ public struct Canvas: Equatable, Sendable {
     return result
   }
 }
+
+extension Canvas {
+  /// Clears `frame` and draws a bold border around it, with `title` on its top edge: the
+  /// modal boxes' frame (alerts, confirmation dialogs, sheets).
+  ///
+  /// - Parameters:
+  ///   - frame: The box, border included; at least 2 × 2.
+  ///   - title: Written on the top edge, cut to fit.
+  ///   - titleStyle: How the title is drawn.
+  ///   - rounded: Rounded corners (a sheet) rather than square ones (an alert).
+  mutating func drawBox(_ frame: Rect, title: String, titleStyle: CellStyle, rounded: Bool = false)
+  {
+    guard frame.width >= 2, frame.height >= 2 else { return }
+    let border = CellStyle(bold: true)
+    let (topLeft, topRight, bottomLeft, bottomRight) =
+      rounded
+      ? ("╭", "╮", "╰", "╯") : ("┌", "┐", "└", "┘")
+    let line = String(repeating: "─", count: frame.width - 2)
+    fill(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
+    draw(topLeft + line + topRight, x: frame.x, y: frame.y, style: border)
+    for row in 1..<(frame.height - 1) {
+      draw("│", x: frame.x, y: frame.y + row, style: border)
+      draw("│", x: frame.x + frame.width - 1, y: frame.y + row, style: border)
+    }
+    draw(bottomLeft + line + bottomRight, x: frame.x, y: frame.y + frame.height - 1, style: border)
+    draw(" \(title) ", x: frame.x + 2, y: frame.y, maxWidth: frame.width - 4, style: titleStyle)
+  }
+}

@@ -137,18 +137,9 @@ public final class AlertBox {
     let height = min(frame.height, lines.count + (hint.isEmpty ? 5 : 6))
     let x = frame.x + (frame.width - width) / 2
     let y = frame.y + (frame.height - height) / 2
-    let border = CellStyle(bold: true)
-    canvas.fill(x: x, y: y, width: width, height: height)
-    canvas.draw("┌" + String(repeating: "─", count: width - 2) + "┐", x: x, y: y, style: border)
-    for row in 1..<max(1, height - 1) {
-      canvas.draw("│", x: x, y: y + row, style: border)
-      canvas.draw("│", x: x + width - 1, y: y + row, style: border)
-    }
-    canvas.draw(
-      "└" + String(repeating: "─", count: width - 2) + "┘", x: x, y: y + height - 1, style: border)
-    canvas.draw(
-      " \(alert.title) ", x: x + 2, y: y, maxWidth: width - 4,
-      style: CellStyle(bold: true, foreground: .yellow))
+    canvas.drawBox(
+      Rect(x: x, y: y, width: width, height: height), title: alert.title,
+      titleStyle: CellStyle(bold: true, foreground: .yellow))
     for (index, line) in lines.enumerated() where 2 + index < height - 2 {
       canvas.draw(line, x: x + 2, y: y + 2 + index, maxWidth: width - 4)
     }
@@ -190,18 +181,9 @@ public final class AlertBox {
     let height = min(frame.height, top + labels.count + 2)
     let x = frame.x + (frame.width - width) / 2
     let y = frame.y + (frame.height - height) / 2
-    let border = CellStyle(bold: true)
-    canvas.fill(x: x, y: y, width: width, height: height)
-    canvas.draw("┌" + String(repeating: "─", count: width - 2) + "┐", x: x, y: y, style: border)
-    for row in 1..<max(1, height - 1) {
-      canvas.draw("│", x: x, y: y + row, style: border)
-      canvas.draw("│", x: x + width - 1, y: y + row, style: border)
-    }
-    canvas.draw(
-      "└" + String(repeating: "─", count: width - 2) + "┘", x: x, y: y + height - 1, style: border)
-    canvas.draw(
-      " \(alert.title) ", x: x + 2, y: y, maxWidth: width - 4,
-      style: CellStyle(bold: true, foreground: .yellow))
+    canvas.drawBox(
+      Rect(x: x, y: y, width: width, height: height), title: alert.title,
+      titleStyle: CellStyle(bold: true, foreground: .yellow))
     for (index, line) in lines.enumerated() where 2 + index < height - 1 {
       canvas.draw(line, x: x + 2, y: y + 2 + index, maxWidth: width - 4)
     }
