@@ -224,12 +224,12 @@ public final class ScreenStack<Destination>: Navigator {
     let count = alert.buttons.count
     let focus = min(max(0, _alertFocus.value ?? alert.initialFocus), count - 1)
     switch key {
-    case .next: _alertFocus.value = (focus + 1) % count
-    case .previous: _alertFocus.value = (focus + count - 1) % count
-    // A confirmation dialog's actions stand one under another: ↓ and ↑ move between them.
-    case .down where alert.style == .confirmationDialog:
+    // A confirmation dialog's actions stand one under another: ↓ and ↑ move between them too.
+    case .next,
+      .down where alert.style == .confirmationDialog:
       _alertFocus.value = (focus + 1) % count
-    case .up where alert.style == .confirmationDialog:
+    case .previous,
+      .up where alert.style == .confirmationDialog:
       _alertFocus.value = (focus + count - 1) % count
     case .activate:
       // The keyboard is on the default button unless the person moved it: an alert whose

@@ -90,17 +90,7 @@ public final class ScreenViewCache<View> {
     }
     guard sheet?.id != ObjectIdentifier(screen) else { return }
     sheet?.appearance?.cancel()
-    let view = make(screen)
-    var appearance: Appearance?
-    if let input = screen.appearance {
-      let running = Appearance()
-      running.task = Task {
-        await input()
-        running.finish()
-      }
-      appearance = running
-    }
-    sheet = (ObjectIdentifier(screen), view, appearance)
+    sheet = (ObjectIdentifier(screen), make(screen), Self.startAppearance(of: screen))
   }
 
   private func sync<Destination>(
@@ -114,15 +104,19 @@ public final class ScreenViewCache<View> {
     appearances = appearances.filter { shown.contains($0.key) }
     for screen in screens where views[ObjectIdentifier(screen)] == nil {
       views[ObjectIdentifier(screen)] = make(screen)
-      if let input = screen.appearance {
-        let appearance = Appearance()
-        appearances[ObjectIdentifier(screen)] = appearance
-        appearance.task = Task {
-          await input()
-          appearance.finish()
-        }
-      }
+      appearances[ObjectIdentifier(screen)] = Self.startAppearance(of: screen)
     }
+  }
+
+  /// Starts `screen`'s appearance input, if it has one.
+  private static func startAppearance<Destination>(of screen: Screen<Destination>) -> Appearance? {
+    guard let input = screen.appearance else { return nil }
+    let appearance = Appearance()
+    appearance.task = Task {
+      await input()
+      appearance.finish()
+    }
+    return appearance
   }
 }
 
