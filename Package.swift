@@ -152,9 +152,6 @@ let package = Package(
       name: "TetherWebHummingbirdTests",
       dependencies: [
         "TetherWebHummingbird", "TetherWeb",
-        .product(
-          name: "HummingbirdTesting", package: "hummingbird",
-          condition: .when(traits: ["WebServer"])),
         .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebServer"])),
         .product(
           name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["WebServer"])),

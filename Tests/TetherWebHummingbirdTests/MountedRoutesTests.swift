@@ -1,8 +1,8 @@
 #if WebServer
   import Hummingbird
-  import HummingbirdTesting
   import HummingbirdWebSocket
   import Logging
+  import NIOCore
   import Testing
   import Tether
   import TetherFlow
@@ -53,7 +53,7 @@
     private func application(
       allowedHosts: WebHostAllowlist = WebHostAllowlist(binding: "127.0.0.1"),
       stylesheet: String? = nil
-    ) -> some ApplicationProtocol {
+    ) -> RouterClient {
       var app = WebApp(title: "Mounted", rootFlow: { GreetingFlow() }) { screen in
         Label(screen.destination)
       }
@@ -66,16 +66,15 @@
         registry: registry, mountedAt: "/app/", allowedHosts: allowedHosts,
         logger: Logger(label: "test")
       ).add(to: router)
-      return Application(
-        router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
-        configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+      return RouterClient(router)
     }
 
     /// Finding 8 of the second attack run: any 32 hex digits in the cookie were adopted as the
     /// browser's id. A page is served with a cookie the server issued instead, and that one is
     /// kept.
     @Test func aCookieTheServerNeverIssuedIsReplaced() async throws {
-      try await application().test(.router) { client in
+      do {
+        let client = application()
         let forged = "tether-client=0123456789abcdef0123456789abcdef"
         let first = try await client.execute(
           uri: "/app", method: .get, headers: [.cookie: forged])
@@ -91,7 +90,8 @@
     }
 
     @Test func pagesAssetsAndTheSocketAreUnderThePrefix() async throws {
-      try await application().test(.router) { client in
+      do {
+        let client = application()
         let page = try await client.execute(uri: "/app", method: .get)
         #expect(page.status == .ok)
         let html = String(buffer: page.body)
@@ -120,8 +120,8 @@
     }
 
     @Test func theAppsOwnStyleSheetIsCarriedByItsPagesAndServedUnderThePrefix() async throws {
-      try await application(stylesheet: ".greeting > p { color: teal; }").test(.router) {
-        client in
+      do {
+        let client = application(stylesheet: ".greeting > p { color: teal; }")
         let page = try await client.execute(uri: "/app", method: .get)
         #expect(String(buffer: page.body).contains("<style>.greeting > p { color: teal; }</style>"))
         let sheet = try await client.execute(uri: "/app/app.css", method: .get)
@@ -130,7 +130,8 @@
         #expect(String(buffer: sheet.body) == ".greeting > p { color: teal; }")
       }
       // An app with none links none, and has no such route.
-      try await application().test(.router) { client in
+      do {
+        let client = application()
         let page = try await client.execute(uri: "/app", method: .get)
         #expect(!String(buffer: page.body).contains("app.css"))
         let sheet = try await client.execute(uri: "/app/app.css", method: .get)
@@ -139,7 +140,8 @@
     }
 
     @Test func theRestOfTheAppIsLeftAsItIs() async throws {
-      try await application().test(.router) { client in
+      do {
+        let client = application()
         let ping = try await client.execute(uri: "/api/ping", method: .get)
         #expect(String(buffer: ping.body) == "pong")
         #expect(ping.headers[.contentSecurityPolicy] == nil, "the app's routes are its own")
@@ -152,8 +154,8 @@
 
     @Test func aRebindingHostIsRefusedUnderThePrefix() async throws {
       // A server that answers to example.com only: a request naming localhost is refused.
-      try await application(allowedHosts: WebHostAllowlist(["example.com"])).test(.router) {
-        client in
+      do {
+        let client = application(allowedHosts: WebHostAllowlist(["example.com"]))
         let page = try await client.execute(uri: "/app", method: .get)
         #expect(page.status == .misdirectedRequest)
         let ping = try await client.execute(uri: "/api/ping", method: .get)
@@ -169,10 +171,8 @@
       let router = Router(context: AppRequestContext.self)
       TetherWebRoutes<AppRequestContext>(registry: registry, logger: Logger(label: "test"))
         .add(to: router)
-      let application = Application(
-        router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
-        configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-      try await application.test(.router) { client in
+      do {
+        let client = RouterClient(router)
         let page = try await client.execute(uri: "/", method: .get)
         let html = String(buffer: page.body)
         #expect(page.status == .ok && html.contains("<script data-session="))
