@@ -33,12 +33,12 @@ import Tether
 ///   run in flight, and its result is dropped.
 @MainActor
 public final class LoadCycle {
-  /// One run's work: a fetch that applies its result, and returns a value for its caller.
-  private typealias Work = @MainActor () async throws(ServiceError) -> Any
+  /// One run's work: a fetch that applies its result.
+  public typealias Work = @MainActor () async throws(ServiceError) -> Void
 
   // A failure is shown from inside the run, before the command turns `isExecuting` off: the
   // message is there by the time the spinner goes. A cancelled run shows nothing.
-  private lazy var command = Command<Work, Any, ServiceError> {
+  private lazy var command = Command<Work, Void, ServiceError> {
     [weak self] (work: Work) async throws(ServiceError) in
     do throws(ServiceError) {
       return try await work()
@@ -73,18 +73,16 @@ public final class LoadCycle {
   ///   - message: The text shown for a failure; the error's ``ServiceError/userMessage`` by
   ///     default.
   ///   - work: The fetch, applying its result.
-  /// - Returns: What `work` returned, or `nil` if it failed, was cancelled or did not run.
+  /// - Returns: Whether `work` ran to its end: `false` if it failed, was cancelled or did not
+  ///   run.
   @discardableResult
-  public func run<Value>(
-    message: @escaping (ServiceError) -> String = \.userMessage,
-    _ work: @escaping @MainActor () async throws(ServiceError) -> Value
-  ) async -> Value? {
-    guard !command.isExecuting.value else { return nil }
+  public func run(
+    message: @escaping (ServiceError) -> String = \.userMessage, _ work: @escaping Work
+  ) async -> Bool {
+    guard !command.isExecuting.value else { return false }
     clearError()
     self.message = message
-    // The value travels as `Any`: a generic closure wrapping `work` here crashes Swift 6.3's
-    // code generation (typed throws, async and a generic result together).
-    return await command.run(work).value as? Value
+    return await command.run(work).value != nil
   }
 
   /// Waits until no run is in flight; returns at once when none is.

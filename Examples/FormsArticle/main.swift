@@ -22,12 +22,14 @@ final class SignUpViewModel {
   @Output private(set) var confirmation: String? = nil
 
   init() {
-    nameError = name.map { $0.isEmpty ? nil : Self.problem(withName: $0) }
-    emailError = email.map { $0.isEmpty ? nil : Self.problem(withEmail: $0) }
+    // A derived property delivers whenever its source does, so each keystroke would deliver
+    // the same message again: `skipRepeats()` keeps only changes, which is what a view shows.
+    nameError = name.map { $0.isEmpty ? nil : Self.problem(withName: $0) }.skipRepeats()
+    emailError = email.map { $0.isEmpty ? nil : Self.problem(withEmail: $0) }.skipRepeats()
     // One rule for the messages and the button: valid means no problem with either field.
     canSubmit = name.combineLatest(with: email).map { name, email in
       Self.problem(withName: name) == nil && Self.problem(withEmail: email) == nil
-    }
+    }.skipRepeats()
   }
 
   static func problem(withName name: String) -> String? {

@@ -17,9 +17,8 @@ public final class HomeViewModel {
   public let title = "Tether showcase"
   /// The rows, in menu order.
   public let rows: Property<[Row]>
-  private let routePipe = Signal<ShowcaseApp>.pipe()
   /// The app the user chose, for the main flow.
-  public var route: Signal<ShowcaseApp> { routePipe.output }
+  @Event public var route: Signal<ShowcaseApp>
 
   /// Creates the menu.
   public init() {
@@ -32,6 +31,6 @@ public final class HomeViewModel {
   /// - Parameter index: The chosen row.
   public func userSelected(row index: Int) {
     guard ShowcaseApp.allCases.indices.contains(index) else { return }
-    routePipe.input.send(ShowcaseApp.allCases[index])
+    _route.send(ShowcaseApp.allCases[index])
   }
 }

@@ -24,6 +24,18 @@
 /// ``MutableProperty/value`` does, and mutating it in place (`rows[0].isSelected = true`,
 /// `rows.append(row)`) delivers the result once, without copying the value.
 ///
+/// ## Repeats
+///
+/// An output of an `Equatable` type delivers a change, not a set: setting it to the value it
+/// holds delivers nothing (no observer runs, no `observe { }` re-runs, Observation hears of
+/// nothing), so a view model can set its outputs from a recomputation without guarding each
+/// one. A mutation in place (`rows[0].isSelected = true`) is delivered whatever it did, since
+/// telling would take a copy of the value. An output of any other type delivers every set.
+///
+/// An output derived with operators (`$rows.map(\.count)`, `combineLatest`) delivers whenever
+/// a source does, repeats included, like every ``Property``; end such a chain with
+/// ``Property/skipRepeats()`` when it is state a view shows.
+///
 /// > Note: A wrapper's storage is a reference: copying the view model's storage (there is no
 /// > way to, in a class) would share it. Use `@Output` in classes only.
 @propertyWrapper
@@ -31,21 +43,39 @@ public struct Output<Value> {
   /// The output's state: a plain ``Property``, updated through the module's own setter.
   @usableFromInline
   internal let property: Property<Value>
+  /// Whether two values are the same state, for an `Equatable` value (a set of an equal
+  /// value is then not delivered); `nil` delivers every set.
+  @usableFromInline
+  internal let isSame: ((Value, Value) -> Bool)?
 
-  /// Creates an output holding `wrappedValue`.
+  /// Creates an output holding `wrappedValue` that delivers every set.
   ///
   /// - Parameter wrappedValue: The first value, replayed to every observer until it changes.
   @inlinable
   public init(wrappedValue: Value) {
     property = Property(derivedFrom: nil, initial: wrappedValue)
+    isSame = nil
+  }
+
+  /// Creates an output holding `wrappedValue` that delivers only a set that changes it.
+  ///
+  /// - Parameter wrappedValue: The first value, replayed to every observer until it changes.
+  @inlinable
+  public init(wrappedValue: Value) where Value: Equatable {
+    property = Property(derivedFrom: nil, initial: wrappedValue)
+    isSame = { $0 == $1 }
   }
 
   /// The current value. Setting it delivers the new value to every observer, synchronously and
-  /// in order (see ``MutableProperty/value``).
+  /// in order (see ``MutableProperty/value``), unless it is `Equatable` and equal to the value
+  /// held.
   @inlinable
   public var wrappedValue: Value {
     get { property.value }
-    nonmutating set { property.update(newValue) }
+    nonmutating set {
+      if let isSame, isSame(property.storage, newValue) { return }
+      property.update(newValue)
+    }
     nonmutating _modify {
       let property = self.property
       if property.isModifying { property.modificationConflict() }

@@ -1,18 +1,20 @@
 /// A stream of one-shot events: alerts, routes, "selection made". It has no current value and
 /// replays nothing.
 ///
-/// Create one with ``pipe()``; the view model keeps the input and exposes the output:
+/// A view model declares one with ``Event``: everyone observes `alertMessage`, and only the
+/// view model sends, through the wrapper `_alertMessage`:
 ///
 /// ```swift
 /// @MainActor final class PhotoListViewModel {
-///   private let alertPipe = Signal<String>.pipe()
-///   var alertMessage: Signal<String> { alertPipe.output }
+///   @Event var alertMessage: Signal<String>
 ///
 ///   func userPressed(at index: Int) {
-///     if !photos[index].forSale { alertPipe.input.send("This item is not for sale") }
+///     if !photos[index].forSale { _alertMessage.send("This item is not for sale") }
 ///   }
 /// }
 /// ```
+///
+/// Elsewhere, ``pipe()`` makes a signal and its ``Emitter`` as two values to keep apart.
 ///
 /// Use ``Property`` for state (anything a view shows) and `Signal` for events (anything a view
 /// does once). An observer that subscribes after an event never sees it.

@@ -23,9 +23,8 @@ import Tether
 /// stale.
 @MainActor
 public final class ListSelection<Row: Identifiable & Equatable> {
-  private let _index = MutableProperty(0)
   /// The selected position; 0 when the list is empty.
-  public var index: Property<Int> { _index }
+  @Output public private(set) var index = 0
   /// The selected row's id; `nil` when the list is empty.
   public private(set) var selectedID: Row.ID?
 
@@ -67,7 +66,7 @@ public final class ListSelection<Row: Identifiable & Equatable> {
   public func handle(_ key: ScreenKey, pageSize: Int = 1) -> Bool {
     let count = rows.value.count
     guard count > 0 else { return false }
-    let current = _index.value
+    let current = self.index
     switch key {
     case .up: select(current - 1)
     case .down: select(current + 1)
@@ -90,8 +89,8 @@ public final class ListSelection<Row: Identifiable & Equatable> {
     let clamped = min(max(0, position), max(0, rows.count - 1))
     // The id first: a view re-renders on `index`, and reads both.
     selectedID = rows.indices.contains(clamped) ? rows[clamped].id : nil
-    guard clamped != _index.value else { return }
-    _index.value = clamped
+    guard clamped != self.index else { return }
+    self.index = clamped
     onMove(clamped)
   }
 
@@ -150,12 +149,12 @@ public final class ListSelection<Row: Identifiable & Equatable> {
     } else {
       if !newRows.isEmpty { pendingKey = nil }
       position = Self.position(
-        following: _index.value, through: ListDiff(from: oldRows, to: newRows))
+        following: self.index, through: ListDiff(from: oldRows, to: newRows))
     }
     position = min(position, max(0, newRows.count - 1))
     selectedID = newRows.indices.contains(position) ? newRows[position].id : nil
-    guard position != _index.value else { return }
-    _index.value = position
+    guard position != self.index else { return }
+    self.index = position
     onMove(position)
   }
 }

@@ -74,3 +74,13 @@ public struct ScreenPath: Equatable, Hashable, Sendable, CustomStringConvertible
     }
   }
 }
+
+extension ScreenPath: ExpressibleByStringInterpolation {
+  /// A path written as a URL path, parsed as ``init(parsing:)`` parses it: a test writes
+  /// `#expect(stack.path == "/gallery/photo/\(photo.id)")`.
+  ///
+  /// - Parameter value: The path.
+  public init(stringLiteral value: String) {
+    self.init(parsing: value)
+  }
+}

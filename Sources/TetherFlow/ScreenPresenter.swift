@@ -201,18 +201,18 @@ private final class StackEraser<Destination>: ErasedStack {
     self.stack = stack
   }
 
-  var titles: [String] { stack?.screens.value.map(\.title) ?? [] }
-  var sheetTitle: String? { stack?.sheet.value?.title }
+  var titles: [String] { stack?.screens.map(\.title) ?? [] }
+  var sheetTitle: String? { stack?.sheet?.title }
   func dismissSheet() { stack?.dismissSheet() }
-  var alert: ScreenAlert? { stack?.alert.value }
-  var alertFocus: Int? { stack?.alertFocus.value }
-  var path: ScreenPath { stack?.path.value ?? ScreenPath() }
+  var alert: ScreenAlert? { stack?.alert }
+  var alertFocus: Int? { stack?.alertFocus }
+  var path: ScreenPath { stack?.path ?? ScreenPath() }
 
   func show(_ path: ScreenPath) -> Bool { stack?.show(path) ?? false }
 
   func depth(of path: ScreenPath) -> Int? {
     var components: [String] = []
-    for (index, screen) in (stack?.screens.value ?? []).enumerated() {
+    for (index, screen) in (stack?.screens ?? []).enumerated() {
       components += screen.pathComponents
       if components == path.components { return index + 1 }
       if components.count > path.components.count { return nil }

@@ -6,15 +6,13 @@ import Tether
 /// ```swift
 /// let stack = ScreenStack<ShowcaseDestination>()
 /// AppFlow(services: services).startFlow(on: stack)  // FlowController.startFlow(on:)
-/// observe { render(stack.screens.value.last, stack.alert.value) }.store(in: lifetime)
+/// observe { render(stack.screens.last, stack.alert) }.store(in: lifetime)
 /// ```
 ///
 /// The root is never popped. Setting a new root or popping releases the screens removed (and
 /// the flows they own) at once.
 @MainActor
 public final class ScreenStack<Destination>: Navigator {
-  private let _screens = MutableProperty<[Screen<Destination>]>([])
-  private let _alert = MutableProperty<ScreenAlert?>(nil)
   private var alertResponse: (@MainActor (ScreenAlert.Button) -> Void)?
   // Made on first use: a stack nobody listens to for responses holds no pipe.
   private var hasResponsePipe = false
@@ -27,34 +25,31 @@ public final class ScreenStack<Destination>: Navigator {
   public var alertResponses: Signal<ScreenAlert.Button> { responsePipe.output }
 
   /// The screens shown, root first.
-  public var screens: Property<[Screen<Destination>]> { _screens }
+  @Output public private(set) var screens: [Screen<Destination>] = []
   /// The sheet shown over the top screen, if any (``Navigator/presentSheet(_:onDismiss:)``):
   /// while it is up, gestures go to it and not to the screens under it, and its path
   /// components end the stack's ``path``.
-  public var sheet: Property<Screen<Destination>?> { _sheet }
-  private let _sheet = MutableProperty<Screen<Destination>?>(nil)
+  @Output public private(set) var sheet: Screen<Destination>? = nil
   private var sheetDismissal: (@MainActor () -> Void)?
   private var sheetTailToken: ObservationToken?
   /// The alert shown over the top screen, if any.
-  public var alert: Property<ScreenAlert?> { _alert }
+  @Output public private(set) var alert: ScreenAlert? = nil
 
-  private let _alertFocus = MutableProperty<Int?>(nil)
   /// The position of the alert's button the keyboard is on (``ScreenAlert/buttons``), `nil`
   /// with no alert: it starts on ``ScreenAlert/initialFocus``, Tab, Shift-Tab, → and ←
   /// (``ScreenKey/next``, ``ScreenKey/previous``) move it, and Enter (``ScreenKey/activate``) presses that button. Every button of an alert is
   /// so reachable from a keyboard, a destructive one included, while Enter alone never
   /// presses a destructive button the alert did not make its default.
-  public var alertFocus: Property<Int?> { _alertFocus }
+  @Output public private(set) var alertFocus: Int? = nil
   /// The stack's path, such as `/gallery/photo/230200335`, built from the screens' path
   /// components and tails (``Screen/pathTail``); `/` for the root alone.
-  public var path: Property<ScreenPath> { _path }
-  private let _path = MutableProperty(ScreenPath())
+  @Output public private(set) var path = ScreenPath()
   private var screensToken: ObservationToken?
   private var tailTokens: [ObservationToken] = []
 
   /// Creates an empty stack; a flow sets its root.
   public init() {
-    screensToken = _screens.observe { [weak self] screens in
+    screensToken = $screens.observe { [weak self] screens in
       guard let self else { return }
       // A tail that changes changes the path; the tokens of screens gone go with them.
       tailTokens = screens.compactMap { screen in
@@ -65,9 +60,9 @@ public final class ScreenStack<Destination>: Navigator {
   }
 
   private func updatePath() {
-    let sheet = _sheet.value?.fullPathComponents ?? []
-    let path = ScreenPath(_screens.value.flatMap(\.fullPathComponents) + sheet)
-    if path != _path.value { _path.value = path }
+    let sheet = self.sheet?.fullPathComponents ?? []
+    let path = ScreenPath(self.screens.flatMap(\.fullPathComponents) + sheet)
+    if path != self.path { self.path = path }
   }
 
   /// Shows `path` if the stack already holds it: pops to the screen it ends at, and gives what
@@ -79,11 +74,11 @@ public final class ScreenStack<Destination>: Navigator {
   @discardableResult
   public func show(_ path: ScreenPath) -> Bool {
     // A path that is not the sheet's (Back from it) closes the sheet, then is shown as usual.
-    if _sheet.value != nil {
-      guard path != _path.value else { return true }
+    if self.sheet != nil {
+      guard path != self.path else { return true }
       dismissSheet()
     }
-    let screens = _screens.value
+    let screens = self.screens
     var prefix: [String] = []
     for (index, screen) in screens.enumerated() {
       let base = prefix + screen.pathComponents
@@ -107,26 +102,26 @@ public final class ScreenStack<Destination>: Navigator {
   }
 
   /// The screen on top, if any.
-  public var topScreen: Screen<Destination>? { _screens.value.last }
+  public var topScreen: Screen<Destination>? { self.screens.last }
 
   /// Replaces the whole stack with `screen` and dismisses any alert.
   public func setRoot(_ screen: Screen<Destination>) {
     dismissAlert()
     dismissSheet()
-    _screens.value = [screen]
+    self.screens = [screen]
   }
 
   /// Shows `screen` on top, dismissing any sheet (it belonged to the screen it covered).
   public func push(_ screen: Screen<Destination>) {
     dismissSheet()
-    _screens.modify { $0.append(screen) }
+    screens.append(screen)
   }
 
   /// Removes the top screen, and any sheet over it; the root stays.
   public func pop() {
-    guard _screens.value.count > 1 else { return }
+    guard self.screens.count > 1 else { return }
     dismissSheet()
-    _screens.modify { _ = $0.removeLast() }
+    screens.removeLast()
   }
 
   /// Shows `screen` as a sheet over the top screen, dismissing any sheet shown first;
@@ -137,17 +132,17 @@ public final class ScreenStack<Destination>: Navigator {
     dismissSheet()
     sheetDismissal = onDismiss
     sheetTailToken = screen.pathTail?.observe { [weak self] _ in self?.updatePath() }
-    _sheet.value = screen
+    self.sheet = screen
     updatePath()
   }
 
   /// Removes the sheet, if any, then tells its presenter.
   public func dismissSheet() {
-    guard _sheet.value != nil else { return }
+    guard self.sheet != nil else { return }
     let dismissal = sheetDismissal
     sheetDismissal = nil
     sheetTailToken = nil
-    _sheet.value = nil
+    self.sheet = nil
     updatePath()
     dismissal?()
   }
@@ -159,9 +154,9 @@ public final class ScreenStack<Destination>: Navigator {
   /// - Parameter depth: How many screens to keep.
   public func pop(toDepth depth: Int) {
     let keep = max(1, depth)
-    guard _screens.value.count > keep else { return }
+    guard self.screens.count > keep else { return }
     dismissSheet()
-    _screens.modify { $0.removeLast($0.count - keep) }
+    screens.removeLast(screens.count - keep)
   }
 
   /// Shows `alert`, replacing any alert shown; `onResponse` hears which button is pressed.
@@ -169,15 +164,15 @@ public final class ScreenStack<Destination>: Navigator {
     _ alert: ScreenAlert, onResponse: @escaping @MainActor (ScreenAlert.Button) -> Void
   ) {
     alertResponse = onResponse
-    _alertFocus.value = alert.initialFocus
-    _alert.value = alert
+    self.alertFocus = alert.initialFocus
+    self.alert = alert
   }
 
   /// Removes the alert, if any; its presenter hears nothing.
   public func dismissAlert() {
     alertResponse = nil
-    if _alert.value != nil { _alert.value = nil }
-    if _alertFocus.value != nil { _alertFocus.value = nil }
+    if self.alert != nil { self.alert = nil }
+    if self.alertFocus != nil { self.alertFocus = nil }
   }
 
   /// The user pressed `button` of the alert shown: the alert goes, then its presenter hears
@@ -187,11 +182,11 @@ public final class ScreenStack<Destination>: Navigator {
   /// - Returns: Whether an alert with this button was shown.
   @discardableResult
   public func respond(to button: ScreenAlert.Button) -> Bool {
-    guard let alert = _alert.value, alert.buttons.contains(button) else { return false }
+    guard let alert = self.alert, alert.buttons.contains(button) else { return false }
     let response = alertResponse
     alertResponse = nil
-    _alert.value = nil
-    _alertFocus.value = nil
+    self.alert = nil
+    self.alertFocus = nil
     response?(button)
     if hasResponsePipe { responsePipe.input.send(button) }
     return true
@@ -203,7 +198,7 @@ public final class ScreenStack<Destination>: Navigator {
   /// - Returns: Whether there was such a button.
   @discardableResult
   public func respond(toButtonAt position: Int) -> Bool {
-    guard let buttons = _alert.value?.buttons, buttons.indices.contains(position) else {
+    guard let buttons = self.alert?.buttons, buttons.indices.contains(position) else {
       return false
     }
     return respond(to: buttons[position])
@@ -220,21 +215,21 @@ public final class ScreenStack<Destination>: Navigator {
   /// - Returns: Whether an alert was shown (and so took the key).
   @discardableResult
   public func handleAlertKey(_ key: ScreenKey) -> Bool {
-    guard let alert = _alert.value else { return false }
+    guard let alert = self.alert else { return false }
     let count = alert.buttons.count
-    let focus = min(max(0, _alertFocus.value ?? alert.initialFocus), count - 1)
+    let focus = min(max(0, self.alertFocus ?? alert.initialFocus), count - 1)
     switch key {
     // A confirmation dialog's actions stand one under another: ↓ and ↑ move between them too.
     case .next,
       .down where alert.style == .confirmationDialog:
-      _alertFocus.value = (focus + 1) % count
+      self.alertFocus = (focus + 1) % count
     case .previous,
       .up where alert.style == .confirmationDialog:
-      _alertFocus.value = (focus + count - 1) % count
+      self.alertFocus = (focus + count - 1) % count
     case .activate:
       // The keyboard is on the default button unless the person moved it: an alert whose
       // buttons are all destructive, with no default, waits for a move first.
-      if _alertFocus.value == alert.initialFocus, alert.defaultButton == nil,
+      if self.alertFocus == alert.initialFocus, alert.defaultButton == nil,
         alert.escapeButton == nil
       {
         return true

@@ -27,10 +27,10 @@ public final class ScreenViewCache<View> {
     stack: ScreenStack<Destination>, make: @escaping @MainActor (Screen<Destination>) -> View
   ) {
     top = { [weak stack] in stack?.topScreen.map { ObjectIdentifier($0) } }
-    token = stack.screens.observe { [weak self] screens in
+    token = stack.$screens.observe { [weak self] screens in
       self?.sync(screens, make: make)
     }
-    sheetToken = stack.sheet.observe { [weak self] sheet in
+    sheetToken = stack.$sheet.observe { [weak self] sheet in
       self?.syncSheet(sheet, make: make)
     }
   }

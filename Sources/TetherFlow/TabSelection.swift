@@ -21,9 +21,9 @@ public final class TabSelection<Tab: Equatable> {
   /// The tabs, in order.
   public let tabs: [Tab]
   /// The tab shown.
-  public var selected: Property<Tab> { _selected }
+  @Output public private(set) var selected: Tab
   /// The position of the tab shown in ``tabs``.
-  public var selectedIndex: Int { tabs.firstIndex(of: _selected.value) ?? 0 }
+  public var selectedIndex: Int { tabs.firstIndex(of: self.selected) ?? 0 }
   /// The selected tab's path component, empty for the ``defaultTab``: give it to the screen
   /// (``Screen/pathTail``). A browser's Back or Forward sets it, and the tab follows; a
   /// component no tab has changes nothing.
@@ -31,7 +31,6 @@ public final class TabSelection<Tab: Equatable> {
 
   /// The tab selected first: the one the screen's own path shows, with no component.
   public let defaultTab: Tab
-  private let _selected: MutableProperty<Tab>
   private let component: (Tab) -> String
   private var tailToken: ObservationToken?
 
@@ -50,11 +49,11 @@ public final class TabSelection<Tab: Equatable> {
     component = pathComponent
     let first = tabs.contains(selected) ? selected : tabs[0]
     defaultTab = first
-    _selected = MutableProperty(first)
+    _selected = Output(wrappedValue: first)
     pathTail = MutableProperty([])
     tailToken = pathTail.observe { [weak self] tail in
       guard let self, let tab = self.tab(forPathTail: tail) else { return }
-      if tab != self._selected.value { self._selected.value = tab }
+      if tab != self.selected { self.selected = tab }
     }
   }
 
@@ -74,8 +73,8 @@ public final class TabSelection<Tab: Equatable> {
   ///
   /// - Parameter tab: The tab.
   public func select(_ tab: Tab) {
-    guard tabs.contains(tab), tab != _selected.value else { return }
-    _selected.value = tab
+    guard tabs.contains(tab), tab != self.selected else { return }
+    self.selected = tab
     let tail = tab == defaultTab ? [] : [component(tab)]
     if pathTail.value != tail { pathTail.value = tail }
   }

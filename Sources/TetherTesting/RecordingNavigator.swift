@@ -8,7 +8,7 @@ import TetherFlow
 /// AppFlow(services: services).startFlow(on: navigator)  // TetherFlow's helper
 /// homeViewModel.userSelected(row: 0)
 /// navigator.assertEvents([.setRoot("Tether showcase"), .push("Popular")])
-/// #expect(navigator.stack.path.value.description == "/gallery")
+/// #expect(navigator.path == "/gallery")
 /// ```
 ///
 /// Every request goes on to ``stack``, so popping releases screens (and the flows they own)
@@ -59,15 +59,16 @@ public final class RecordingNavigator<Destination>: Navigator {
   }
 
   /// The screens shown, root first.
-  public var screens: [Screen<Destination>] { stack.screens.value }
+  public var screens: [Screen<Destination>] { stack.screens }
   /// The screen on top, if any.
   public var topScreen: Screen<Destination>? { stack.topScreen }
   /// The alert shown, if any.
-  public var alert: ScreenAlert? { stack.alert.value }
+  public var alert: ScreenAlert? { stack.alert }
   /// The sheet shown over the top screen, if any.
-  public var sheet: Screen<Destination>? { stack.sheet.value }
-  /// The stack's path as text, such as `/gallery/photo/230200335`.
-  public var path: String { stack.path.value.description }
+  public var sheet: Screen<Destination>? { stack.sheet }
+  /// The stack's path, such as `/gallery/photo/230200335`: the stack's own `ScreenPath`, so
+  /// a test compares it with a literal (`navigator.path == "/gallery"`) or with a path.
+  public var path: ScreenPath { stack.path }
 
   /// Records the request and makes `screen` the only one.
   public func setRoot(_ screen: Screen<Destination>) {
@@ -125,7 +126,7 @@ public final class RecordingNavigator<Destination>: Navigator {
 
   /// Records the request (when a sheet is shown) and removes the sheet.
   public func dismissSheet() {
-    guard stack.sheet.value != nil else { return }
+    guard stack.sheet != nil else { return }
     events.append(.dismissSheet)
     stack.dismissSheet()
   }

@@ -3,13 +3,13 @@ import Testing
 /// Records every output of a view model and fails the test if any of them changed without an
 /// assertion: the exhaustiveness of TCA's `TestStore`, for plain MVVM.
 ///
-/// The probe finds the outputs itself: every `@Output`, and every stored `Property` or
-/// `Signal` of the view model (including `private` ones behind computed accessors, and the
-/// `output` of a stored pipe); an `@Output` named `rows` is asserted through its face,
-/// `\.$rows`. Each ``expect(_:_:sourceLocation:)-(KeyPath<ViewModel,Property<Value>>,_,_)`` consumes
-/// the changes of one output; when the probe is finished (``finish(sourceLocation:)``, or when
-/// it is deallocated) any output with changes nobody asserted fails the test, naming the output
-/// and the values:
+/// The probe finds the outputs itself: every `@Output`, `@Derived` and `@Event`, and every
+/// stored `Property` or `Signal` of the view model (including `private` ones behind computed
+/// accessors, the `output` of a stored pipe, and inputs such as a `MutableProperty` a field
+/// writes); an `@Output` or `@Derived` named `rows` is asserted through its face, `\.$rows`.
+/// Each `expect` consumes the changes of one output; when the probe is finished
+/// (``finish(sourceLocation:)``, or when it is deallocated) any output with changes nobody
+/// asserted fails the test, naming the output and the values:
 ///
 /// ```swift
 /// @Test func loadShowsCells() async {
@@ -18,12 +18,16 @@ import Testing
 ///
 ///   await viewModel.viewDidLoad()
 ///
-///   probe.expect(\.isLoading, [true, false])
-///   probe.expect(\.cells) { $0.last?.count == 20 }
+///   probe.expect(\.$isLoading, [true, false])
+///   probe.expect(\.$cells) { $0.last?.count == 20 }
 /// }   // `alertMessage` changed? The test fails: "alertMessage changed without an assertion…"
 /// ```
 ///
-/// The value an output has when the probe starts is its baseline, not a change.
+/// The value an output has when the probe starts is its baseline, not a change. The probe
+/// records what is delivered: an `Equatable` `@Output` or `@Derived` delivers changes only, so
+/// a set to the value it holds is never recorded, while a property derived with operators
+/// records every delivery (end it with `skipRepeats()` to record changes only). A `@Derived`
+/// output is made when the probe starts, so its first change is recorded too.
 ///
 /// When a view model stores both `_name` and `name` (a mutable property and the read-only
 /// `Property(_:)` that exposes it), `name` is the output and `_name` is left out. Stored
@@ -73,14 +77,15 @@ public final class ViewModelProbe<ViewModel: AnyObject> {
   }
 
   /// Asserts that the property at `keyPath` changed to exactly `expected` since the last
-  /// assertion on it, and consumes those changes.
+  /// assertion on it, and consumes those changes. An input the view model stores (a
+  /// `MutableProperty` a field writes, or the view model itself) is recorded and asserted too.
   ///
   /// - Parameters:
-  ///   - keyPath: The output, e.g. `\.isLoading`.
+  ///   - keyPath: The output, e.g. `\.$isLoading`, or an input, e.g. `\.searchText`.
   ///   - expected: Its changes, oldest first (`[]` asserts that it did not change).
   ///   - sourceLocation: Where a failure is reported.
-  public func expect<Value: Equatable>(
-    _ keyPath: KeyPath<ViewModel, Property<Value>>,
+  public func expect<Value: Equatable, Output: Property<Value>>(
+    _ keyPath: KeyPath<ViewModel, Output>,
     _ expected: [Value],
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
@@ -119,8 +124,8 @@ public final class ViewModelProbe<ViewModel: AnyObject> {
   ///   - keyPath: The output.
   ///   - sourceLocation: Where a failure is reported.
   ///   - isValid: Returns `true` if the changes (oldest first) are as expected.
-  public func expect<Value>(
-    _ keyPath: KeyPath<ViewModel, Property<Value>>,
+  public func expect<Value, Output: Property<Value>>(
+    _ keyPath: KeyPath<ViewModel, Output>,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ isValid: ([Value]) -> Bool
   ) {
@@ -225,10 +230,14 @@ public final class ViewModelProbe<ViewModel: AnyObject> {
       order.append(id)
       return
     }
-    // An `@Output` stores its read-only face; optionals (`lazy` storage) and tuples (stored
-    // pipes) hold outputs one level down.
+    // An `@Output` stores its read-only face, an `@Event` its signal.
     if let wrapper = value as? any WrappedOutput {
       register(wrapper.face, name: name, ignoring: ignoring)
+      return
+    }
+    // A `@Derived` output is made on its first read: made now, so its first change is one.
+    if let derived = value as? any DerivedOutput {
+      if let face = derived.face(of: viewModel) { register(face, name: name, ignoring: ignoring) }
       return
     }
     // Optionals (`lazy` storage) and tuples (stored pipes) hold outputs one level down.
@@ -270,7 +279,7 @@ private final class OutputLog {
   }
 }
 
-/// An `@Output` wrapper, as the view model's `Mirror` shows its storage (`_rows`).
+/// An `@Output` or `@Event` wrapper, as the view model's `Mirror` shows its storage (`_rows`).
 private protocol WrappedOutput {
   var face: AnyObject { get }
 }
@@ -278,6 +287,17 @@ private protocol WrappedOutput {
 extension Output: WrappedOutput {
   fileprivate var face: AnyObject { projectedValue }
 }
+
+extension Event: WrappedOutput {
+  fileprivate var face: AnyObject { wrappedValue }
+}
+
+/// A `@Derived` wrapper, which makes its property from the view model.
+private protocol DerivedOutput {
+  func face(of owner: AnyObject) -> AnyObject?
+}
+
+extension Derived: DerivedOutput {}
 
 /// A Tether output the probe can record without knowing its value type.
 private protocol RecordableOutput: AnyObject {

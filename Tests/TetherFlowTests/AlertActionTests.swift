@@ -42,7 +42,7 @@ private enum OtherAction: Codable, Equatable {
     ) { _ in order.append("onResponse") }
     #expect(stack.respond(to: remove))
     #expect(order == ["onResponse", "responses remove(id: 2)"])
-    #expect(stack.alert.value == nil)
+    #expect(stack.alert == nil)
     _ = token
   }
 

@@ -41,7 +41,7 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
 
   @Test func keysMoveWithinTheRowsAndActivateChooses() {
     let list = Harness([10, 20, 30, 40, 50])
-    #expect(list.selection.index.value == 0 && list.selectedID == 10)
+    #expect(list.selection.index == 0 && list.selectedID == 10)
     #expect(list.selection.handle(.up))  // already at the top: used, no move
     #expect(list.moves.isEmpty)
     list.selection.handle(.down)
@@ -69,20 +69,20 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
     for key in ScreenKey.allCases { #expect(list.selection.handle(key) == false) }
     #expect(list.selectedID == nil && list.activations.isEmpty)
     list.rows.value = rows([7, 8])
-    #expect(list.selectedID == 7 && list.selection.index.value == 0)
+    #expect(list.selectedID == 7 && list.selection.index == 0)
   }
 
   @Test func theSelectedRowIsFollowedByIdentityThroughInsertionsDeletionsAndMoves() {
     let list = Harness([1, 2, 3, 4, 5])
     list.selection.select(2)  // row 3
     list.rows.value = rows([0, 1, 2, 3, 4, 5])  // inserted above
-    #expect(list.selectedID == 3 && list.selection.index.value == 3)
+    #expect(list.selectedID == 3 && list.selection.index == 3)
     list.rows.value = rows([0, 3, 4, 5])  // deleted above
-    #expect(list.selectedID == 3 && list.selection.index.value == 1)
+    #expect(list.selectedID == 3 && list.selection.index == 1)
     list.rows.value = rows([4, 5, 0, 3])  // moved
-    #expect(list.selectedID == 3 && list.selection.index.value == 3)
+    #expect(list.selectedID == 3 && list.selection.index == 3)
     list.rows.value = rows([3, 4, 5, 0]).map { Row(id: $0.id, text: "updated") }
-    #expect(list.selectedID == 3 && list.selection.index.value == 0)
+    #expect(list.selectedID == 3 && list.selection.index == 0)
     #expect(list.moves == [2, 3, 1, 3, 0], "the owner hears every move, the rows' too")
   }
 
@@ -92,7 +92,7 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
     // Row 2 and row 3 after it go; 4 is the nearest later survivor, though new rows came
     // in front of it.
     list.rows.value = rows([1, 8, 9, 4, 5])
-    #expect(list.selectedID == 4 && list.selection.index.value == 3)
+    #expect(list.selectedID == 4 && list.selection.index == 3)
     // The last row goes: nothing after it survives, so the nearest earlier one.
     list.selection.handle(.end)
     list.rows.value = rows([1, 8, 9, 4])
@@ -100,13 +100,13 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
     // The next row survived but moved: the selection goes where it went.
     list.selection.select(1)  // row 8
     list.rows.value = rows([9, 1, 4])
-    #expect(list.selectedID == 9 && list.selection.index.value == 0)
+    #expect(list.selectedID == 9 && list.selection.index == 0)
     // Nothing survives: the first new row.
     list.rows.value = rows([20, 21])
-    #expect(list.selectedID == 20 && list.selection.index.value == 0)
+    #expect(list.selectedID == 20 && list.selection.index == 0)
     // Everything goes: no selection.
     list.rows.value = []
-    #expect(list.selectedID == nil && list.selection.index.value == 0)
+    #expect(list.selectedID == nil && list.selection.index == 0)
   }
 
   @Test func theRuleAsAPureFunctionOfTheDiff() {
@@ -205,7 +205,7 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
     stack.alertResponses.observe { pressed.append($0) }.store(in: lifetime)
     #expect(stack.handleAlertKey(.activate), "the alert takes the key")
     #expect(stack.handleAlertKey(.cancel))
-    #expect(stack.alert.value != nil && pressed.isEmpty, "neither Enter nor Escape erased")
+    #expect(stack.alert != nil && pressed.isEmpty, "neither Enter nor Escape erased")
     stack.respond(to: .init("Erase", role: .destructive))
     #expect(pressed.map(\.title) == ["Erase"], "only a deliberate press does")
   }
@@ -217,16 +217,16 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
     stack.setRoot(Screen(Model(), title: "Root"))
     var heard: [ScreenAlert.Button] = []
     stack.present(alert) { heard.append($0) }
-    #expect(stack.alertFocus.value == 1, "the keyboard starts on the default: Cancel")
+    #expect(stack.alertFocus == 1, "the keyboard starts on the default: Cancel")
     stack.handleAlertKey(.next)
-    #expect(stack.alertFocus.value == 0, "Tab wraps round to Erase")
+    #expect(stack.alertFocus == 0, "Tab wraps round to Erase")
     stack.handleAlertKey(.next)
     stack.handleAlertKey(.previous)
-    #expect(stack.alertFocus.value == 0)
+    #expect(stack.alertFocus == 0)
     #expect(heard.isEmpty, "moving presses nothing")
     stack.handleAlertKey(.activate)
     #expect(heard == [erase], "Enter presses the button the keyboard is on")
-    #expect(stack.alert.value == nil && stack.alertFocus.value == nil)
+    #expect(stack.alert == nil && stack.alertFocus == nil)
     // Untouched, Enter still presses the default, never the destructive button.
     stack.present(alert) { heard.append($0) }
     stack.handleAlertKey(.activate)
@@ -237,7 +237,7 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
       heard.append($0)
     }
     stack.handleAlertKey(.activate)
-    #expect(heard.count == 2 && stack.alert.value != nil)
+    #expect(heard.count == 2 && stack.alert != nil)
     stack.handleAlertKey(.next)
     stack.handleAlertKey(.activate)
     #expect(heard.last == wipe)
@@ -251,10 +251,10 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
         heard.append($0)
       }
       #expect(stack.handleAlertKey(.down), "an alert takes every key")
-      #expect(heard.isEmpty && stack.alert.value != nil, "but only Enter and Escape press")
+      #expect(heard.isEmpty && stack.alert != nil, "but only Enter and Escape press")
       #expect(stack.handleAlertKey(key))
       #expect(heard == [button])
-      #expect(stack.alert.value == nil)
+      #expect(stack.alert == nil)
       #expect(stack.handleAlertKey(key) == false, "no alert: the key is not the alert's")
     }
   }
@@ -264,13 +264,13 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
     var heard: [ScreenAlert.Button] = []
     stack.present(ScreenAlert(title: "Saved", message: "M")) { heard.append($0) }
     #expect(stack.respond(toButtonAt: 3) == false, "no such button: nothing changes")
-    #expect(stack.alert.value != nil)
+    #expect(stack.alert != nil)
     #expect(stack.respond(toButtonAt: 0))
-    #expect(heard == [acknowledge] && stack.alert.value == nil)
+    #expect(heard == [acknowledge] && stack.alert == nil)
     // A button the alert shown does not have is refused.
     stack.present(ScreenAlert(title: "Saved", message: "M")) { heard.append($0) }
     #expect(stack.respond(to: confirm) == false)
-    #expect(heard == [acknowledge] && stack.alert.value != nil)
+    #expect(heard == [acknowledge] && stack.alert != nil)
   }
 
   @Test func anAlertDismissedOrReplacedGetsNoResponse() {
@@ -285,7 +285,7 @@ func rows(_ ids: [Int]) -> [Row] { ids.map { Row(id: $0) } }
     stack.present(ScreenAlert(title: "Plain", message: "M"))  // no handler
     stack.handleAlertKey(.cancel)
     #expect(heard == ["second OK"])
-    #expect(stack.alert.value == nil)
+    #expect(stack.alert == nil)
   }
 
   @Test func aFlowHearsTheResponseThroughARecordingNavigator() {

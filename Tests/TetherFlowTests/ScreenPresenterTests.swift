@@ -46,15 +46,15 @@ private final class PickerView: ScreenRestorable {
     ) { pressed.append($0.title) }
     #expect(presenter.route(.down, isBack: false) { $0.handle(.down) } == .alert)
     #expect(top.received.isEmpty, "the view behind an alert gets nothing")
-    #expect(stack.alert.value != nil, "↓ presses no button")
+    #expect(stack.alert != nil, "↓ presses no button")
     #expect(presenter.route(.cancel, isBack: true) { $0.handle(.cancel) } == .alert)
     #expect(pressed == ["Cancel"], "Escape presses the cancel button, it does not go back")
-    #expect(stack.screens.value.count == 2)
+    #expect(stack.screens.count == 2)
 
     #expect(presenter.route(.down) { $0.handle(.down) } == .view)
     #expect(top.received == [.down])
     #expect(presenter.route(nil, isBack: true) { _ in false } == .back)
-    #expect(stack.path.value.description == "/")
+    #expect(stack.path.description == "/")
     #expect(presenter.route(nil, isBack: true) { _ in false } == .unhandled, "the root stays")
   }
 
@@ -81,7 +81,7 @@ private final class PickerView: ScreenRestorable {
     let (rebuilt, again) = presented()
     again.restore(decoded)
     #expect(again.orderedViews.last?.selected == "42")
-    let restored = try #require(rebuilt.alert.value)
+    let restored = try #require(rebuilt.alert)
     #expect(restored.buttons.first?.action(as: Action.self) == .remove(id: 42))
   }
 
@@ -112,16 +112,16 @@ private final class PickerView: ScreenRestorable {
     let filter = MutableProperty<[String]>([])
     stack.setRoot(Screen(Model(), title: "Home"))
     stack.push(Screen(Model(), title: "Todos", path: ["todos"], pathTail: filter))
-    #expect(stack.path.value.description == "/todos")
+    #expect(stack.path.description == "/todos")
     filter.value = ["active"]
-    #expect(stack.path.value.description == "/todos/active", "the address follows the filter")
+    #expect(stack.path.description == "/todos/active", "the address follows the filter")
     // Back to /todos: the same screen, another tail.
     #expect(stack.show(ScreenPath(parsing: "/todos")))
-    #expect(filter.value == [] && stack.screens.value.count == 2)
+    #expect(filter.value == [] && stack.screens.count == 2)
     #expect(stack.show(ScreenPath(parsing: "/todos/completed")))
     #expect(filter.value == ["completed"])
     #expect(stack.show(ScreenPath(parsing: "/")), "the root")
-    #expect(stack.screens.value.count == 1)
+    #expect(stack.screens.count == 1)
     #expect(!stack.show(ScreenPath(parsing: "/todos")), "gone: a flow must open it")
   }
 
@@ -131,9 +131,9 @@ private final class PickerView: ScreenRestorable {
     stack.setRoot(Screen(Model(), title: "Home"))
     stack.push(Screen(Model(), title: "List", path: ["list"], pathTail: tail))
     stack.push(Screen(Model(), title: "Item", path: ["item", "7"]))
-    #expect(stack.path.value.description == "/list/item/7")
+    #expect(stack.path.description == "/list/item/7")
     #expect(stack.show(ScreenPath(parsing: "/list/item/7")))
-    #expect(stack.screens.value.count == 3 && tail.value == [])
+    #expect(stack.screens.count == 3 && tail.value == [])
     #expect(!stack.show(ScreenPath(parsing: "/other")))
   }
 }

@@ -16,10 +16,19 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
 
 @MainActor
 @Suite struct ScreenStackTests {
+  @Test func aPathIsWrittenAsTheURLPathItParsesFrom() {
+    let id = 230_200_335
+    let literal: ScreenPath = "/gallery/photo/\(id)"
+    #expect(literal == ScreenPath(["gallery", "photo", "230200335"]))
+    let encoded: ScreenPath = "/entry/greeting/Ada%20L."
+    #expect(encoded.components == ["entry", "greeting", "Ada L."])
+    #expect(ScreenPath() == "/")
+  }
+
   @Test func pushAndPopChangeTheScreensAndThePath() {
     let stack = ScreenStack<Model>()
-    let titles = stack.screens.map { $0.map(\.title) }.record()
-    let paths = stack.path.map(\.description).record()
+    let titles = stack.$screens.map { $0.map(\.title) }.record()
+    let paths = stack.$path.map(\.description).record()
     stack.setRoot(screen("Home"))
     stack.push(screen("Gallery", path: ["gallery"]))
     stack.push(screen("Photo", path: ["photo", "230200335"]))
@@ -36,12 +45,12 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
   @Test func theRootIsNeverPopped() {
     let stack = ScreenStack<Model>()
     stack.pop()
-    #expect(stack.screens.value.isEmpty)
+    #expect(stack.screens.isEmpty)
     stack.setRoot(screen("Home"))
-    let changes = stack.screens.changes.record()
+    let changes = stack.$screens.changes.record()
     stack.pop()
     stack.pop(toDepth: 0)
-    #expect(stack.screens.value.map(\.title) == ["Home"])
+    #expect(stack.screens.map(\.title) == ["Home"])
     #expect(changes.values.isEmpty, "popping the root alone changes nothing")
   }
 
@@ -49,18 +58,18 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
     let stack = ScreenStack<Model>()
     stack.setRoot(screen("Home"))
     for name in ["A", "B", "C"] { stack.push(screen(name, path: [name.lowercased()])) }
-    let changes = stack.screens.changes.record()
+    let changes = stack.$screens.changes.record()
     stack.pop(toDepth: 2)
     #expect(changes.values.map { $0.map(\.title) } == [["Home", "A"]])
     stack.pop(toDepth: 5)
     #expect(changes.values.count == 1)
-    #expect(stack.path.value == ScreenPath(["a"]))
+    #expect(stack.path == ScreenPath(["a"]))
   }
 
   @Test func alertsArePresentedReplacedAndDismissed() {
     let stack = ScreenStack<Model>()
     stack.setRoot(screen("Home"))
-    let alerts = stack.alert.record()
+    let alerts = stack.$alert.record()
     let first = ScreenAlert(title: "Not for sale", message: "“Sunset” is not for sale.")
     let second = ScreenAlert(
       title: "Discard?", message: "Changes will be lost.",
@@ -80,7 +89,7 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
     stack.setRoot(screen("Home"))
     stack.present(ScreenAlert(title: "T", message: "M"))
     stack.setRoot(screen("Other"))
-    #expect(stack.alert.value == nil)
+    #expect(stack.alert == nil)
   }
 
   @Test func poppedScreensAndTheirOwnersAreReleased() async {
@@ -112,7 +121,7 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
       .setRoot("Home"), .push("Courses"), .present(ScreenAlert(title: "T", message: "M")),
       .dismissAlert, .pop, .pop,
     ])
-    #expect(navigator.stack.screens.value.map(\.title) == ["Home"])
+    #expect(navigator.stack.screens.map(\.title) == ["Home"])
     #expect(navigator.path == "/")
   }
 }

@@ -59,13 +59,13 @@ private func screen(_ name: String, path: [String] = []) -> Screen<Page> {
     for change in 0..<3 {
       stack.push(screen("Detail", path: ["detail"]))
       stack.presentSheet(screen("Sheet", path: ["sheet"])) { dismissals += 1 }
-      #expect(stack.path.value.description == "/detail/sheet")
+      #expect(stack.path.description == "/detail/sheet")
       switch change {
       case 0: stack.push(screen("More", path: ["more"]))
       case 1: stack.pop()
       default: stack.setRoot(screen("Home"))
       }
-      #expect(stack.sheet.value == nil)
+      #expect(stack.sheet == nil)
       #expect(dismissals == change + 1)
       stack.pop(toDepth: 1)
     }
@@ -78,7 +78,7 @@ private func screen(_ name: String, path: [String] = []) -> Screen<Page> {
     stack.presentSheet(screen("A", path: ["a"])) { heard.append("A") }
     stack.presentSheet(screen("B", path: ["b"])) { heard.append("B") }
     #expect(heard == ["A"])
-    #expect(stack.sheet.value?.title == "B" && stack.path.value.description == "/b")
+    #expect(stack.sheet?.title == "B" && stack.path.description == "/b")
   }
 
   @Test func backToThePathUnderTheSheetClosesIt() {
@@ -87,10 +87,10 @@ private func screen(_ name: String, path: [String] = []) -> Screen<Page> {
     stack.push(screen("Greeting", path: ["greeting"]))
     stack.presentSheet(screen("Picker", path: ["pick"])) {}
     #expect(stack.show(ScreenPath(parsing: "/greeting/pick")))
-    #expect(stack.sheet.value != nil, "its own path keeps it")
+    #expect(stack.sheet != nil, "its own path keeps it")
     #expect(stack.show(ScreenPath(parsing: "/greeting")))
-    #expect(stack.sheet.value == nil)
-    #expect(stack.screens.value.count == 2, "the screen under it stays")
+    #expect(stack.sheet == nil)
+    #expect(stack.screens.count == 2, "the screen under it stays")
   }
 
   @Test func aSheetTakesEveryKeyAndEscapeClosesIt() {
@@ -108,7 +108,7 @@ private func screen(_ name: String, path: [String] = []) -> Screen<Page> {
     #expect(presenter.topView?.keys == [], "the screen under the sheet got no key")
     // A back key the sheet's view leaves alone closes the sheet, and pops nothing.
     #expect(presenter.route(.cancel, isBack: true, toTopView: { _ in false }) == .sheet)
-    #expect(stack.sheet.value == nil && stack.screens.value.count == 2)
+    #expect(stack.sheet == nil && stack.screens.count == 2)
     #expect(presenter.sheetView == nil)
   }
 
@@ -119,7 +119,7 @@ private func screen(_ name: String, path: [String] = []) -> Screen<Page> {
     stack.presentSheet(screen("Sheet")) {}
     stack.present(ScreenAlert(title: "Sure?", message: "", buttons: [.init("OK")]))
     #expect(presenter.route(.cancel, isBack: true, toTopView: { _ in true }) == .alert)
-    #expect(stack.sheet.value != nil, "the alert went, the sheet stays")
+    #expect(stack.sheet != nil, "the alert went, the sheet stays")
   }
 
   @Test func aSessionThatEndsWithASheetOpenReleasesTheWaitingFlow() async {
@@ -128,7 +128,7 @@ private func screen(_ name: String, path: [String] = []) -> Screen<Page> {
     let presenter = ScreenPresenter(stack: stack) { $0.destination }
     let sheet = screen("Sheet")
     let waiting = Task { await stack.presentSheet(sheet, until: sheet.destination.done.output) }
-    await expectEventually { stack.sheet.value != nil }
+    await expectEventually { stack.sheet != nil }
     presenter.release()
     #expect(await waiting.value == nil)
   }
@@ -149,12 +149,12 @@ private func screen(_ name: String, path: [String] = []) -> Screen<Page> {
     let dialog = ScreenAlert(
       title: "Course", message: "", buttons: [move, remove, cancel], style: .confirmationDialog)
     stack.present(dialog) { pressed.append($0.title) }
-    #expect(stack.alertFocus.value == 0, "it starts on the default: Move to the top")
+    #expect(stack.alertFocus == 0, "it starts on the default: Move to the top")
     stack.handleAlertKey(.down)
-    #expect(stack.alertFocus.value == 1)
+    #expect(stack.alertFocus == 1)
     stack.handleAlertKey(.up)
     stack.handleAlertKey(.up)
-    #expect(stack.alertFocus.value == 2, "↑ wraps to the last")
+    #expect(stack.alertFocus == 2, "↑ wraps to the last")
     stack.handleAlertKey(.down)
     stack.handleAlertKey(.down)
     stack.handleAlertKey(.activate)

@@ -17,11 +17,11 @@ import TetherTesting
     let stack = ScreenStack<Int>()
     stack.setRoot(Screen(0, title: "Home"))
     stack.push(Screen(1, title: "List", path: ["list"], pathTail: tabs.pathTail))
-    #expect(stack.path.value.description == "/list", "the default tab adds nothing")
+    #expect(stack.path.description == "/list", "the default tab adds nothing")
     tabs.select(.done)
-    #expect(stack.path.value.description == "/list/done")
+    #expect(stack.path.description == "/list/done")
     tabs.select(.active)
-    #expect(stack.path.value.description == "/list")
+    #expect(stack.path.description == "/list")
     #expect(tabs.selectedIndex == 1)
   }
 
@@ -30,18 +30,18 @@ import TetherTesting
     let stack = ScreenStack<Int>()
     stack.setRoot(Screen(0, title: "List", path: ["list"], pathTail: tabs.pathTail))
     #expect(stack.show(ScreenPath(parsing: "/list/done")))
-    #expect(tabs.selected.value == .done)
+    #expect(tabs.selected == .done)
     #expect(stack.show(ScreenPath(parsing: "/list")))
-    #expect(tabs.selected.value == .all)
+    #expect(tabs.selected == .all)
     tabs.pathTail.value = ["nonsense"]
-    #expect(tabs.selected.value == .all)
+    #expect(tabs.selected == .all)
     #expect(tabs.tab(forPathTail: ["all"]) == nil, "the default tab has no component")
     #expect(tabs.tab(forPathTail: ["done", "x"]) == nil)
   }
 
   @Test func nextAndPreviousWrapAndAPositionOutOfRangeChangesNothing() {
     let tabs = tabs()
-    let seen = tabs.selected.map(\.rawValue).record()
+    let seen = tabs.$selected.map(\.rawValue).record()
     tabs.selectPrevious()
     tabs.selectNext()
     tabs.selectNext()
@@ -53,8 +53,8 @@ import TetherTesting
 
   @Test func noTabsMeansTheSelectedOneAlone() {
     let tabs = TabSelection<Tab>([], selected: .done) { $0.rawValue }
-    #expect(tabs.tabs == [.done] && tabs.selected.value == .done)
+    #expect(tabs.tabs == [.done] && tabs.selected == .done)
     tabs.selectNext()
-    #expect(tabs.selected.value == .done && tabs.pathTail.value == [])
+    #expect(tabs.selected == .done && tabs.pathTail.value == [])
   }
 }

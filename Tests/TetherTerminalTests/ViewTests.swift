@@ -129,8 +129,8 @@ private struct Item: Identifiable, Equatable {
     navigator.handle(Key.enter)
     #expect(chosen.value == 1, "the sheet's list took ↓ and Enter")
     navigator.handle(Key.escape)
-    #expect(stack.sheet.value == nil && closed == 1)
-    #expect(stack.screens.value.count == 2, "Esc closed the sheet and popped nothing")
+    #expect(stack.sheet == nil && closed == 1)
+    #expect(stack.screens.count == 2, "Esc closed the sheet and popped nothing")
     #expect(!navigator.render(width: 60, height: 12).text.contains("choice 1"))
   }
 
@@ -164,10 +164,10 @@ private struct Item: Identifiable, Equatable {
     for key in [Key.escape, .backspace, .left] {
       stack.push(Screen(Model(), title: "Detail"))
       navigator.handle(key)
-      #expect(stack.screens.value.map(\.title) == ["Home"])
+      #expect(stack.screens.map(\.title) == ["Home"])
     }
     navigator.handle(.escape)
-    #expect(stack.screens.value.map(\.title) == ["Home"])
+    #expect(stack.screens.map(\.title) == ["Home"])
   }
 
   @Test func eachScreenAppearsOnceAndItsViewIsDroppedWhenItLeaves() async {
@@ -211,7 +211,7 @@ private struct Item: Identifiable, Equatable {
     navigator.handle(.character("q"))
     #expect(quit == nil)
     navigator.handle(.enter)
-    #expect(stack.alert.value == nil)
+    #expect(stack.alert == nil)
     navigator.handle(.character("q"))
     #expect(quit == .quit)
   }
@@ -279,7 +279,7 @@ private struct Item: Identifiable, Equatable {
 
     let (rebuiltStack, rebuilt) = app()
     rebuilt.restore(snapshot)
-    #expect(rebuiltStack.alert.value == ScreenAlert(title: "Note", message: "kept"))
+    #expect(rebuiltStack.alert == ScreenAlert(title: "Note", message: "kept"))
     rebuilt.handle(.enter)  // the alert takes the key
     #expect(rebuilt.render(width: 30, height: 8).text.contains("› row 3"))
   }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TetherTesting
 
@@ -35,7 +36,26 @@ private final class WrappedOutputViewModel {
 }
 
 @MainActor
+private final class SearchViewModel {
+  /// An input: the search field writes it.
+  let query = MutableProperty("")
+  @Derived(\SearchViewModel.query, { $0.trimmingCharacters(in: .whitespaces).isEmpty })
+  var showsEverything: Bool
+}
+
+@MainActor
 @Suite struct ViewModelProbeTests {
+  @Test func anInputIsRecordedAndAssertedLikeAnOutput() {
+    let viewModel = SearchViewModel()
+    let probe = ViewModelProbe(viewModel)
+    #expect(probe.outputNames == ["query", "showsEverything"])
+    viewModel.query.value = "tea"
+    viewModel.query.value = "tea "
+    probe.expect(\.query, ["tea", "tea "])
+    probe.expect(\.$showsEverything, [false])
+    probe.finish()
+  }
+
   @Test func readOnlyWrapperIsTheOutputNotItsStorage() {
     let viewModel = WrappedOutputViewModel()
     let probe = ViewModelProbe(viewModel, ignoring: ["requests.output"])

@@ -25,6 +25,28 @@ private final class CounterViewModel {
   }
 }
 
+/// A value with no `==`: every set of it is delivered.
+private struct Opaque {
+  let number: Int
+}
+
+@MainActor
+private final class FilterViewModel {
+  @Output private(set) var query = ""
+  @Output private(set) var opaque = Opaque(number: 0)
+  @Event var submitted: Signal<String>
+  @Event var cleared: Signal<Void>
+
+  func type(_ text: String) { query = text }
+  func setOpaque(_ number: Int) { opaque = Opaque(number: number) }
+  func touchQueryInPlace() { query.append("") }
+  func submit() { _submitted.send(query) }
+  func clear() {
+    query = ""
+    _cleared.send()
+  }
+}
+
 @MainActor
 @Suite struct OutputTests {
   @Test func theFaceIsAPlainPropertyThatNoCastCanWriteThrough() {
@@ -100,6 +122,97 @@ private final class CounterViewModel {
     viewModel.add("a")
     probe.expect(\.$count, [1])
     probe.expect(\.$items, [["a"]])
+    probe.finish()
+  }
+
+  // Repeats: an Equatable output delivers changes, not sets.
+
+  @Test func anEquatableOutputSetToTheValueItHoldsDeliversNothing() {
+    let viewModel = FilterViewModel()
+    let queries = viewModel.$query.record()
+    viewModel.type("a")
+    viewModel.type("a")
+    viewModel.type("ab")
+    viewModel.type("ab")
+    viewModel.type("a")
+    queries.assertValues(["", "a", "ab", "a"])
+  }
+
+  @Test func anEqualSetReRunsNoObserveAndTellsObservationNothing() async {
+    let viewModel = FilterViewModel()
+    var seen: [String] = []
+    let token = observe { seen.append(viewModel.query) }
+    var observationChanges = 0
+    withObservationTracking {
+      _ = viewModel.query
+    } onChange: {
+      MainActor.assumeIsolated { observationChanges += 1 }
+    }
+    viewModel.type("")
+    viewModel.type("x")
+    await settleObservations()
+    // The equal set came first: had it been delivered, Observation's one-shot tracking would
+    // have fired on it, and `observe { }` would have run for it too.
+    #expect(seen == ["", "x"])
+    #expect(observationChanges == 1)
+    #expect(viewModel.query == "x")
+    _ = token
+  }
+
+  @Test func aNonEquatableOutputDeliversEverySet() {
+    let viewModel = FilterViewModel()
+    let numbers = viewModel.$opaque.map(\.number).record()
+    viewModel.setOpaque(1)
+    viewModel.setOpaque(1)
+    numbers.assertValues([0, 1, 1])
+  }
+
+  @Test func aMutationInPlaceIsDeliveredEvenWhenItChangesNothing() {
+    let viewModel = FilterViewModel()
+    let queries = viewModel.$query.record()
+    viewModel.touchQueryInPlace()
+    queries.assertValues(["", ""])
+  }
+
+  @Test func theProbeSeesNoRepeatOfAnEquatableOutput() {
+    let viewModel = FilterViewModel()
+    let probe = ViewModelProbe(viewModel)
+    viewModel.type("a")
+    viewModel.type("a")
+    probe.expect(\.$query, ["a"])
+    probe.finish()
+  }
+
+  // Events: one declaration, sent by the view model alone.
+
+  @Test func anEventDeliversEachSendInOrderToEveryObserver() {
+    let viewModel = FilterViewModel()
+    let first = viewModel.submitted.record()
+    let second = viewModel.submitted.record()
+    viewModel.type("tea")
+    viewModel.submit()
+    viewModel.submit()
+    first.assertValues(["tea", "tea"])
+    second.assertValues(["tea", "tea"])
+    #expect(viewModel.submitted === viewModel.submitted, "one signal, not one per read")
+  }
+
+  @Test func aVoidEventSendsWithNoArgumentAndReplaysNothing() {
+    let viewModel = FilterViewModel()
+    viewModel.clear()
+    var count = 0
+    let token = viewModel.cleared.observe { count += 1 }
+    viewModel.clear()
+    #expect(count == 1, "an observer that came after the first clear never sees it")
+    _ = token
+  }
+
+  @Test func theProbeFindsEventsByTheirName() {
+    let viewModel = FilterViewModel()
+    let probe = ViewModelProbe(viewModel)
+    #expect(probe.outputNames == ["query", "opaque", "submitted", "cleared"])
+    viewModel.submit()
+    probe.expect(\.submitted, [""])
     probe.finish()
   }
 }

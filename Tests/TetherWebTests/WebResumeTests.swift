@@ -246,7 +246,7 @@ private func hex(_ bytes: [UInt8]) -> String {
     await session.receive(#"{"type":"key","key":"ArrowDown"}"#)
     await session.receive(#"{"type":"key","key":"ArrowDown"}"#)
     await session.receive(#"{"type":"key","key":"Enter"}"#)  // Cherry: the sold-out alert
-    #expect(original.stack.alert.value != nil)
+    #expect(original.stack.alert != nil)
     let latest = try #require(sent.compactMap(token(in:)).last)
     let state = try signer.verify(latest)
     #expect(state.alert?.title == "Sold out")
@@ -256,7 +256,7 @@ private func hex(_ bytes: [UInt8]) -> String {
     elsewhere.open(ScreenPath(parsing: state.path))
     let resumed = elsewhere.session(id: state.sessionID, signer: signer)
     resumed.restore(state)
-    #expect(elsewhere.stack.alert.value == original.stack.alert.value)
+    #expect(elsewhere.stack.alert == original.stack.alert)
     var resent: [String] = []
     resumed.attach({ resent.append($0) }, resync: true)
     let page = try #require(resent.first)

@@ -119,7 +119,7 @@ final class FruitApp {
     var sent: [String] = []
     session.attach { sent.append($0) }
     await session.receive(#"{"type":"click","id":"s1.r2"}"#)
-    #expect(app.stack.path.value.description == "/fruit/2")
+    #expect(app.stack.path.description == "/fruit/2")
     let message = try #require(sent.last)
     #expect(message.contains(#""path":"/fruit/2""#))
     #expect(message.contains(#""title":"Banana · Fruit app""#))
@@ -143,10 +143,10 @@ final class FruitApp {
     await session.receive(#"{"type":"key","key":"ArrowDown"}"#)
     #expect(app.list.reached.isEmpty)
     await session.receive(#"{"type":"key","key":"Escape"}"#)
-    #expect(app.stack.alert.value == nil)
+    #expect(app.stack.alert == nil)
     await session.receive(#"{"type":"click","id":"s1.r3"}"#)
     await session.receive(#"{"type":"click","id":"alert.b0"}"#)
-    #expect(app.stack.alert.value == nil)
+    #expect(app.stack.alert == nil)
   }
 
   @Test func theAlertIsModalNoClickReachesTheScreenBehindIt() async throws {
@@ -163,14 +163,14 @@ final class FruitApp {
     // A click on a row behind it, sent anyway (a forged or stale page), is refused.
     let refused = await session.receive(#"{"type":"click","id":"s1.r2"}"#)
     #expect(refused == .behindModal(id: "s1.r2"))
-    #expect(app.stack.path.value.description == "/", "the row behind the alert did not open")
-    #expect(app.stack.alert.value != nil, "the alert is still up")
+    #expect(app.stack.path.description == "/", "the row behind the alert did not open")
+    #expect(app.stack.alert != nil, "the alert is still up")
     // Its own buttons still work, and then the screen is live again.
     await session.receive(#"{"type":"click","id":"alert.b0"}"#)
     let closed = try #require(sent.last)
     #expect(closed.contains(#"["a","screen","inert"]"#))
     await session.receive(#"{"type":"click","id":"s1.r2"}"#)
-    #expect(app.stack.path.value.description == "/fruit/2")
+    #expect(app.stack.path.description == "/fruit/2")
   }
 
   @Test func browserBackPopsToThePathAndForwardRebuildsIt() async {
@@ -179,11 +179,11 @@ final class FruitApp {
     _ = session.document(script: "/t.js", style: "/t.css")
     session.attach { _ in }
     await session.receive(#"{"type":"click","id":"s1.r1"}"#)
-    #expect(app.stack.screens.value.count == 2)
+    #expect(app.stack.screens.count == 2)
     await session.receive(#"{"type":"navigate","path":"/"}"#)
-    #expect(app.stack.screens.value.map(\.title) == ["Fruit"])
+    #expect(app.stack.screens.map(\.title) == ["Fruit"])
     await session.receive(#"{"type":"navigate","path":"/fruit/2"}"#)
-    #expect(app.stack.screens.value.map(\.title) == ["Fruit", "Banana"])
+    #expect(app.stack.screens.map(\.title) == ["Fruit", "Banana"])
   }
 
   @Test func badMessagesAreRefusedAndTheSessionGoesOn() async {
@@ -211,8 +211,8 @@ final class FruitApp {
     one.attach { _ in }
     two.attach { _ in }
     await one.receive(#"{"type":"click","id":"s1.r1"}"#)
-    #expect(first.stack.screens.value.count == 2)
-    #expect(second.stack.screens.value.count == 1)
+    #expect(first.stack.screens.count == 2)
+    #expect(second.stack.screens.count == 1)
   }
 
   @Test func aReconnectingPageGetsTheWholeAppAgain() throws {

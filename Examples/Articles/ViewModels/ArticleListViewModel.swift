@@ -36,10 +36,8 @@ public final class ArticleListViewModel {
       }
     }
   }
-
-  private let routePipe = Signal<Route>.pipe()
   /// The article screen to show for a chosen row.
-  public var route: Signal<Route> { routePipe.output }
+  @Event public var route: Signal<Route>
 
   private let service: any ArticleService
   private let loader: any ThumbnailLoader
@@ -103,6 +101,6 @@ public final class ArticleListViewModel {
   /// - Parameter index: The row; rows outside the list are ignored.
   public func userSelected(row index: Int) {
     guard articles.indices.contains(index) else { return }
-    routePipe.input.send(.article(articles[index], id: index))
+    _route.send(.article(articles[index], id: index))
   }
 }

@@ -26,19 +26,17 @@ public final class CourseDetailViewModel {
     /// The user asked what can be done with the course: move it to the top, or remove it.
     case actions(courseID: Int, courseName: String)
   }
-
-  private let alertPipe = Signal<Alert>.pipe()
   /// Alerts to show: the confirmation of a removal.
-  public var alert: Signal<Alert> { alertPipe.output }
+  @Event public var alert: Signal<Alert>
 
   /// The user asked to remove the course from the list: it is confirmed first.
   public func removeRequested() {
-    alertPipe.input.send(.confirmRemoval(courseID: course.id, courseName: course.name))
+    _alert.send(.confirmRemoval(courseID: course.id, courseName: course.name))
   }
 
   /// The user asked what can be done with the course: a choice among its actions.
   public func moreRequested() {
-    alertPipe.input.send(.actions(courseID: course.id, courseName: course.name))
+    _alert.send(.actions(courseID: course.id, courseName: course.name))
   }
 
   /// Formats `course` for the detail screen.

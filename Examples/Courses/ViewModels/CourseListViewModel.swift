@@ -20,10 +20,8 @@ public final class CourseListViewModel {
     /// The detail screen of a chosen course, created by this view model.
     case detail(CourseDetailViewModel)
   }
-
-  private let routePipe = Signal<Route>.pipe()
   /// Where to go for a chosen course.
-  public var route: Signal<Route> { routePipe.output }
+  @Event public var route: Signal<Route>
 
   private let service: any CourseService
   private var courses: [Course] = []
@@ -90,6 +88,6 @@ public final class CourseListViewModel {
   /// - Parameter index: The chosen row; rows outside the list are ignored.
   public func userSelected(row index: Int) {
     guard courses.indices.contains(index) else { return }
-    routePipe.input.send(.detail(CourseDetailViewModel(course: courses[index])))
+    _route.send(.detail(CourseDetailViewModel(course: courses[index])))
   }
 }

@@ -26,9 +26,8 @@ public final class EntryViewModel {
   public let errorMessage: Property<String?>
   /// Whether there is a user to select.
   public let canSelect: Property<Bool>
-  private let routePipe = Signal<Route>.pipe()
   /// The greeting to show once the user selects the fetched user.
-  public var route: Signal<Route> { routePipe.output }
+  @Event public var route: Signal<Route>
 
   private let fetcher: any UserFetcher
   private let fetchedUsers = Signal<User>.pipe()
@@ -58,6 +57,6 @@ public final class EntryViewModel {
   /// user is fetched.
   public func selectRequested() {
     guard let name = _userName.value else { return }
-    routePipe.input.send(.greeting(GreetingViewModel(userName: name)))
+    _route.send(.greeting(GreetingViewModel(userName: name)))
   }
 }

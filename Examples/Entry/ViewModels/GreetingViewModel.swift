@@ -18,9 +18,8 @@ public final class GreetingViewModel {
   public let userName: String
   /// The screen's title.
   public let title = "Greeting"
-  private let routePipe = Signal<Route>.pipe()
   /// The sheet to show when the person asks to change the salutation.
-  public var route: Signal<Route> { routePipe.output }
+  @Event public var route: Signal<Route>
 
   /// Creates the greeting.
   ///
@@ -38,7 +37,7 @@ public final class GreetingViewModel {
 
   /// The person asked to change the salutation: the picker opens on the one in use.
   public func changeSalutationRequested() {
-    routePipe.input.send(.salutations(SalutationPickerViewModel(current: _salutation.value)))
+    _route.send(.salutations(SalutationPickerViewModel(current: _salutation.value)))
   }
 
   /// The flow hands over the salutation picked in the sheet.
@@ -71,9 +70,8 @@ public final class SalutationPickerViewModel {
   public let title = "Salutation"
   /// The rows, the salutation in use marked.
   public let rows: Property<[Row]>
-  private let chosenPipe = Signal<String>.pipe()
   /// The salutation chosen: the sheet's result.
-  public var chosen: Signal<String> { chosenPipe.output }
+  @Event public var chosen: Signal<String>
 
   /// Creates the picker.
   ///
@@ -87,6 +85,6 @@ public final class SalutationPickerViewModel {
   public func choose(at index: Int) {
     let rows = rows.value
     guard rows.indices.contains(index) else { return }
-    chosenPipe.input.send(rows[index].text)
+    _chosen.send(rows[index].text)
   }
 }

@@ -9,7 +9,7 @@ import Tether
 ///
 /// ```swift
 /// let viewModel = PhotoListViewModel(service: BundledPhotoService())
-/// spinner.bindable(\.isAnimating) <~ viewModel.isLoading
+/// spinner.bindable(\.isAnimating) <~ viewModel.$isLoading
 /// list.bindable(\.rows) <~ viewModel.$rows              // an `@Output`'s read-only face
 /// viewModel.route.observe { route in … }          // a for-sale photo was pressed
 /// await viewModel.viewDidLoad()
@@ -52,21 +52,29 @@ public final class PhotoListViewModel {
   private let firstPage = LoadCycle()
   private let nextPage = LoadCycle()
   /// Whether the first page is loading (the full-screen spinner).
-  public let isLoading: Property<Bool>
+  @Derived(\PhotoListViewModel.firstPage.isLoading) public var isLoading: Bool
   /// Whether a further page is loading (the footer spinner).
-  public let isLoadingNextPage: Property<Bool>
+  @Derived(\PhotoListViewModel.nextPage.isLoading) public var isLoadingNextPage: Bool
   /// One row per photo, in order.
   @Output public private(set) var rows: [PhotoListCellViewModel] = []
   /// Seed 000's `numberOfCells`.
-  public let numberOfCells: Property<Int>
+  @Derived(\PhotoListViewModel.$rows, \.count) public var numberOfCells: Int
   /// Why the last load failed, or `nil`.
-  public let errorMessage: Property<String?>
+  @Derived({ (model: PhotoListViewModel) in
+    model.firstPage.errorMessage.combineLatest(with: model.nextPage.errorMessage).map { $0 ?? $1 }
+  })
+  public var errorMessage: String?
   /// The message for an empty list, or `nil`.
   @Output public private(set) var emptyStateMessage: String? = nil
   /// Whether the server has more pages.
   @Output public private(set) var canLoadMore = false
   /// A line about the list: "30 photos", or "Loading more photos…" while a page loads.
-  public let statusText: Property<String>
+  @Derived({ (model: PhotoListViewModel) in
+    model.nextPage.isLoading.combineLatest(with: model.$numberOfCells).map { loading, count in
+      loading ? "Loading more photos…" : count == 1 ? "1 photo" : "\(count) photos"
+    }
+  })
+  public var statusText: String
   /// The search field's text, as typed: the field writes it. Once the person stops typing for
   /// ``searchDelay``, the list shows the loaded photos whose title contains it (ignoring case
   /// and accents); empty shows them all.
@@ -75,12 +83,10 @@ public final class PhotoListViewModel {
   public static let searchDelay = Duration.milliseconds(200)
   /// Whether the search field has focus (a terminal's `/` gives it; Enter or Escape ends it).
   @Output public private(set) var isSearching = false
-  private let alertPipe = Signal<Alert>.pipe()
   /// Alerts to show (seed 000's "not for sale").
-  public var alert: Signal<Alert> { alertPipe.output }
-  private let routePipe = Signal<Route>.pipe()
+  @Event public var alert: Signal<Alert>
   /// Where to go: a for-sale photo's detail.
-  public var route: Signal<Route> { routePipe.output }
+  @Event public var route: Signal<Route>
 
   private enum Request {
     case firstPage, nextPage
@@ -117,17 +123,8 @@ public final class PhotoListViewModel {
   public init<C: Clock<Duration>>(
     service: any PhotoService, timeZone: TimeZone = .current, searchClock: C
   ) {
-    isLoading = firstPage.isLoading
-    isLoadingNextPage = nextPage.isLoading
     self.service = service
     dates = PhotoDateFormat(timeZone: timeZone)
-    numberOfCells = _rows.projectedValue.map(\.count)
-    errorMessage = firstPage.errorMessage.combineLatest(with: nextPage.errorMessage)
-      .map { first, next in first ?? next }.skipRepeats()
-    statusText = nextPage.isLoading.combineLatest(with: numberOfCells).map { loading, count in
-      if loading { return "Loading more photos…" }
-      return count == 1 ? "1 photo" : "\(count) photos"
-    }.skipRepeats()
     searchToken = searchText.debounce(for: Self.searchDelay, clock: searchClock).observe {
       [weak self] text in self?.search(text)
     }
@@ -229,9 +226,9 @@ public final class PhotoListViewModel {
 
   private func open(_ photo: Photo) {
     if photo.forSale {
-      routePipe.input.send(.detail(PhotoDetailViewModel(photo: photo, dates: dates)))
+      _route.send(.detail(PhotoDetailViewModel(photo: photo, dates: dates)))
     } else {
-      alertPipe.input.send(.notForSale(photoName: photo.name))
+      _alert.send(.notForSale(photoName: photo.name))
     }
   }
 

@@ -67,7 +67,7 @@ public final class ProfileScreenViewModel {
       profile.flatMap { Self.display(of: $0, style: style) }
     }
     // The tab shown is the style: a path (Back, a link) selects it as a press does.
-    styleToken = styleTabs.selected.observe { [weak self] style in
+    styleToken = styleTabs.$selected.observe { [weak self] style in
       guard let self, self.style != style else { return }
       self.style = style
     }

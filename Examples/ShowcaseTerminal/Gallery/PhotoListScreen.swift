@@ -20,7 +20,7 @@ enum PhotoListScreen {
             list.searchText, placeholder: "Search titles", isFocused: list.$isSearching,
             onSubmit: { list.searchEnded() }, onCancel: { list.searchCancelled() })),
         loadStatus(
-          isLoading: list.isLoading, errorMessage: list.errorMessage,
+          isLoading: list.$isLoading, errorMessage: list.$errorMessage,
           loadingMessage: "Loading popular photos…", tick: tick),
         OptionalLabel(list.$emptyStateMessage, style: dim),
         ListView(
@@ -28,7 +28,7 @@ enum PhotoListScreen {
           format: { cell, _ in [cell.titleText, cell.subtitleText] },
           onSelectionChange: { row in Task { await list.userReached(row: row) } },
           onChoose: { list.userSelected(row: $0) }),
-        Label(list.statusText.map { "\($0) · Enter open · / search · r refresh" }, style: dim),
+        Label(list.$statusText.map { "\($0) · Enter open · / search · r refresh" }, style: dim),
       ]),
       keys: [
         .character("r"): asyncAction { await list.reloadRequested() },

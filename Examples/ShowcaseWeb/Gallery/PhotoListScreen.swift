@@ -12,7 +12,7 @@ enum PhotoListScreen {
         list.searchText, placeholder: "Search titles", label: "Search photo titles",
         className: "search"),
       LoadStatus(
-        isLoading: list.isLoading, errorMessage: list.errorMessage,
+        isLoading: list.$isLoading, errorMessage: list.$errorMessage,
         loadingMessage: "Loading popular photos…",
         retry: asyncAction { await list.reloadRequested() }),
       OptionalLabel(list.$emptyStateMessage, className: "dim"),
@@ -20,7 +20,7 @@ enum PhotoListScreen {
         rows: list.$rows, format: { [$0.titleText, $0.subtitleText] },
         onSelectionChange: { row in Task { await list.userReached(row: row) } },
         onChoose: { list.userSelected(row: $0) }),
-      Label(list.statusText, className: "dim"),
+      Label(list.$statusText, className: "dim"),
     ])
   }
 }

@@ -15,7 +15,7 @@ import TetherTesting
 
   @Test func loadingGoesTrueThenFalse() async {
     let viewModel = PhotoListViewModel(service: StubPhotoService.catalog, timeZone: utc)
-    let loading = viewModel.isLoading.record()
+    let loading = viewModel.$isLoading.record()
     await viewModel.viewDidLoad()
     loading.assertValues([false, true, false])
   }
@@ -26,10 +26,10 @@ import TetherTesting
         PhotoListViewModel(service: StubPhotoService.catalog, timeZone: utc))
       let probe = ViewModelProbe(viewModel)
       await viewModel.viewDidLoad()
-      probe.expect(\.isLoading, [true, false])
-      probe.expect(\.numberOfCells, [20])
+      probe.expect(\.$isLoading, [true, false])
+      probe.expect(\.$numberOfCells, [20])
       probe.expect(\.$canLoadMore, [true])
-      probe.expect(\.statusText, ["20 photos"])
+      probe.expect(\.$statusText, ["20 photos"])
       probe.expect(\.$rows) { $0.last?.map(\.id) == BundledPhotoService.page(1).photos.map(\.id) }
       probe.finish()
     }
@@ -39,8 +39,8 @@ import TetherTesting
     let viewModel = PhotoListViewModel(service: StubPhotoService.failing(.noConnection))
     let probe = ViewModelProbe(viewModel)
     await viewModel.viewDidLoad()
-    probe.expect(\.isLoading, [true, false])
-    probe.expect(\.errorMessage, ["No Network"])
+    probe.expect(\.$isLoading, [true, false])
+    probe.expect(\.$errorMessage, ["No Network"])
     probe.finish()
     #expect(viewModel.rows.isEmpty)
     #expect(viewModel.emptyStateMessage == nil)
@@ -60,7 +60,7 @@ import TetherTesting
   func eachErrorClassHasItsMessage(error: ServiceError, message: String) async {
     let viewModel = PhotoListViewModel(service: StubPhotoService.failing(error))
     await viewModel.viewDidLoad()
-    #expect(viewModel.errorMessage.value == message)
+    #expect(viewModel.errorMessage == message)
   }
 
   @Test func pressingAForSalePhotoRoutesToItsDetail() async throws {
@@ -126,11 +126,11 @@ import TetherTesting
     let service = StubPhotoService.catalog
     let viewModel = PhotoListViewModel(service: service, timeZone: utc)
     await viewModel.viewDidLoad()
-    let loadingMore = viewModel.isLoadingNextPage.record()
+    let loadingMore = viewModel.$isLoadingNextPage.record()
     await viewModel.userReached(row: 5)
-    #expect(viewModel.numberOfCells.value == 20)
+    #expect(viewModel.numberOfCells == 20)
     await viewModel.userReached(row: 19)
-    #expect(viewModel.numberOfCells.value == 40)
+    #expect(viewModel.numberOfCells == 40)
     #expect(await service.log.pages == [1, 2])
     loadingMore.assertValues([false, true, false])
     #expect(
@@ -171,7 +171,7 @@ import TetherTesting
     await viewModel.userReached(row: 19)
     await viewModel.reloadRequested()
     #expect(await service.log.pages == [1, 2, 1])
-    #expect(viewModel.numberOfCells.value == 20)
+    #expect(viewModel.numberOfCells == 20)
     #expect(viewModel.canLoadMore)
   }
 
@@ -183,11 +183,11 @@ import TetherTesting
     }
     let viewModel = PhotoListViewModel(service: service, timeZone: utc)
     await viewModel.viewDidLoad()
-    #expect(viewModel.errorMessage.value == "Server is overloaded")
+    #expect(viewModel.errorMessage == "Server is overloaded")
     await failures.set(false)
     await viewModel.reloadRequested()
-    #expect(viewModel.errorMessage.value == nil)
-    #expect(viewModel.numberOfCells.value == 20)
+    #expect(viewModel.errorMessage == nil)
+    #expect(viewModel.numberOfCells == 20)
   }
 
   @Test func retryAfterANextPageFailureKeepsTheRowsAndLoadsThatPage() async {
@@ -200,12 +200,12 @@ import TetherTesting
     await viewModel.viewDidLoad()
     await failures.set(true)
     await viewModel.userReached(row: 19)
-    #expect(viewModel.errorMessage.value == "No Network")
-    #expect(viewModel.numberOfCells.value == 20)
+    #expect(viewModel.errorMessage == "No Network")
+    #expect(viewModel.numberOfCells == 20)
     await failures.set(false)
     await viewModel.reloadRequested()
-    #expect(viewModel.errorMessage.value == nil)
-    #expect(viewModel.numberOfCells.value == 40)
+    #expect(viewModel.errorMessage == nil)
+    #expect(viewModel.numberOfCells == 40)
     #expect(await service.log.pages == [1, 2, 2])
   }
 
@@ -216,7 +216,7 @@ import TetherTesting
     let viewModel = PhotoListViewModel(service: service)
     await viewModel.viewDidLoad()
     #expect(viewModel.emptyStateMessage == "No photos yet")
-    #expect(viewModel.errorMessage.value == nil)
+    #expect(viewModel.errorMessage == nil)
   }
 
   @Test func viewModelIsReleasedWithItsServiceCallbacks() async {
@@ -293,7 +293,7 @@ actor FailureSwitch {
 
   @Test func statusSaysHowManyPhotosAndWhenMoreAreLoading() async {
     let viewModel = PhotoListViewModel(service: StubPhotoService.catalog, timeZone: utc)
-    let status = viewModel.statusText.record()
+    let status = viewModel.$statusText.record()
     await viewModel.viewDidLoad()
     await viewModel.userReached(row: 19)
     status.assertValues(["0 photos", "20 photos", "Loading more photos…", "40 photos"])

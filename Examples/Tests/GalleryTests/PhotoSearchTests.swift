@@ -29,7 +29,7 @@ import TetherTesting
     #expect(list.rows.count == 20, "still typing: nothing filtered yet")
     await clock.advance(by: PhotoListViewModel.searchDelay)
     await expectEventually { list.rows.map(\.id) == expected.map(\.id) }
-    #expect(list.statusText.value == "\(expected.count) photo\(expected.count == 1 ? "" : "s")")
+    #expect(list.statusText == "\(expected.count) photo\(expected.count == 1 ? "" : "s")")
   }
 
   @Test func choosingARowOpensTheFilteredPhotoAndClearingShowsAll() async throws {

@@ -81,7 +81,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     await withLeakTracking { leaks in
       navigator.screens.first?.home?.userSelected(row: row)
       navigator.assertEvents([.push(title)])
-      #expect(navigator.path == path)
+      #expect(navigator.path.description == path)
       if let screen = navigator.topScreen {
         leaks.track(screen)
         leaks.track(screen.viewModel)
@@ -222,7 +222,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
       for: .confirmRemoval(courseID: course.id, courseName: course.name))
     stack.present(restored)
     #expect(stack.respond(to: try #require(restored.buttons.first)))
-    #expect(stack.path.value.description == "/courses")
+    #expect(stack.path.description == "/courses")
     let list = try #require(stack.topScreen?.courseList)
     #expect(!list.rows.contains { $0.id == course.id })
   }
@@ -333,10 +333,10 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
       let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
       let error = await main.openPresentingFailure(ScreenPath(parsing: path), on: stack)
       #expect(error == nil)
-      #expect(stack.alert.value == nil)
-      #expect(stack.screens.value.map(\.title) == titles)
-      #expect(stack.path.value.description == path)
-      for screen in stack.screens.value {
+      #expect(stack.alert == nil)
+      #expect(stack.screens.map(\.title) == titles)
+      #expect(stack.path.description == path)
+      for screen in stack.screens {
         leaks.track(screen)
         leaks.track(screen.viewModel)
       }
@@ -354,11 +354,11 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
     await main.openPresentingFailure(ScreenPath(parsing: "/courses/course/2"), on: stack)
     stack.pop()
-    #expect(stack.path.value.description == "/courses")
+    #expect(stack.path.description == "/courses")
     stack.pop()
-    #expect(stack.path.value.description == "/")
+    #expect(stack.path.description == "/")
     stack.pop()
-    #expect(stack.screens.value.count == 1)
+    #expect(stack.screens.count == 1)
   }
 
   @Test(arguments: [
@@ -379,9 +379,9 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
     let error = await main.openPresentingFailure(ScreenPath(parsing: path), on: stack)
     #expect(error?.description == reason)
-    #expect(stack.path.value.description == landing)
+    #expect(stack.path.description == landing)
     #expect(
-      stack.alert.value == ScreenAlert(title: "Page not found", message: "\(path): \(reason)"))
+      stack.alert == ScreenAlert(title: "Page not found", message: "\(path): \(reason)"))
   }
 
   @Test func aDeepLinkToAPhotoNotForSaleShowsTheListAndItsAlert() async {
@@ -390,9 +390,9 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     let error = await main.openPresentingFailure(
       ScreenPath(["gallery", "photo", "\(Self.photoIDs.notForSale)"]), on: stack)
     #expect(error == nil)
-    #expect(stack.path.value.description == "/gallery")
+    #expect(stack.path.description == "/gallery")
     #expect(
-      stack.alert.value == ScreenAlert(title: "Not for sale", message: "This item is not for sale"))
+      stack.alert == ScreenAlert(title: "Not for sale", message: "This item is not for sale"))
   }
 
   @Test func aPhotoThatCannotLoadSaysWhy() async {
@@ -404,7 +404,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     #expect(
       error?.description
         == "Photo 230200400 could not be opened: Server is overloaded")
-    #expect(stack.path.value.description == "/gallery")
+    #expect(stack.path.description == "/gallery")
   }
 
   @Test func aFailingServiceLandsOnTheListWithTheServicesMessage() async {
@@ -417,7 +417,7 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     let error = await MainFlowController(services: services)
       .openPresentingFailure(ScreenPath(parsing: "/courses/course/2"), on: stack)
     #expect(error?.description == "Course 2 could not be opened: No Network")
-    #expect(stack.path.value.description == "/courses")
+    #expect(stack.path.description == "/courses")
     #expect(stack.topScreen?.courseList?.errorMessage.value == "No Network")
   }
 
@@ -426,8 +426,8 @@ private func notForSalePhoto() throws -> (index: Int, photo: Photo) {
     let main = MainFlowController(services: .bundled(thumbnailDelay: .zero))
     await main.openPresentingFailure(ScreenPath(parsing: "/nowhere"), on: stack)
     await main.openPresentingFailure(ScreenPath(parsing: "/entry"), on: stack)
-    #expect(stack.screens.value.map(\.title) == ["Tether showcase", "Entry"])
-    #expect(stack.alert.value == nil)
+    #expect(stack.screens.map(\.title) == ["Tether showcase", "Entry"])
+    #expect(stack.alert == nil)
   }
 }
 

@@ -170,10 +170,10 @@ import TetherTesting
     try await withShowcaseServer { url in
       let viewModel = PhotoListViewModel(service: HTTPPhotoService(baseURL: url))
       await viewModel.viewDidLoad()
-      #expect(viewModel.numberOfCells.value == 20)
+      #expect(viewModel.numberOfCells == 20)
       await viewModel.userReached(row: 19)
-      #expect(viewModel.numberOfCells.value == 40)
-      #expect(viewModel.errorMessage.value == nil)
+      #expect(viewModel.numberOfCells == 40)
+      #expect(viewModel.errorMessage == nil)
     }
   }
 
@@ -182,7 +182,7 @@ import TetherTesting
       await withLeakTracking { leaks in
         let viewModel = leaks.track(PhotoListViewModel(service: HTTPPhotoService(baseURL: url)))
         await viewModel.viewDidLoad()
-        #expect(viewModel.errorMessage.value == "Server is overloaded")
+        #expect(viewModel.errorMessage == "Server is overloaded")
         #expect(viewModel.rows.isEmpty)
       }
     }

@@ -107,7 +107,7 @@ struct TerminalApp {
     let navigator = app()
     open(0, in: navigator)
     let list = try #require(navigator.topScreen?.photoList)
-    await expectEventually { list.numberOfCells.value == 20 }
+    await expectEventually { list.numberOfCells == 20 }
     snapshot(navigator, named: "gallery-loaded")
     snapshot(navigator, width: 40, height: 20, named: "gallery-narrow-40")
     snapshot(navigator, width: 160, height: 30, named: "gallery-wide-160")
@@ -130,7 +130,7 @@ struct TerminalApp {
     let navigator = app(galleryServices(FailingPhotoService()))
     open(0, in: navigator)
     let list = try #require(navigator.topScreen?.photoList)
-    await expectEventually { list.errorMessage.value != nil }
+    await expectEventually { list.errorMessage != nil }
     snapshot(navigator, named: "gallery-error")
   }
 

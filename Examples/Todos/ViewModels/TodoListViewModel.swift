@@ -96,14 +96,17 @@ public final class TodoListViewModel {
   /// Which control has focus.
   @Output public private(set) var focus: Focus = .newTodo
   /// Items not done.
-  @Output public private(set) var activeCount = 0
+  @Derived(\TodoListViewModel.$todos, { $0.count { !$0.completed } }) public var activeCount: Int
   /// Items done.
-  @Output public private(set) var completedCount = 0
-  /// "1 item left", "3 items left".
-  @Output public private(set) var itemsLeft = "0 items left"
+  @Derived(\TodoListViewModel.$todos, { $0.count(where: \.completed) })
+  public var completedCount: Int
   /// What follows the number in ``itemsLeft``: "item left", "items left" (the web's template
   /// sets the number apart).
-  @Output public private(set) var itemsLeftNoun = "items left"
+  @Derived(\TodoListViewModel.$activeCount, { $0 == 1 ? "item left" : "items left" })
+  public var itemsLeftNoun: String
+  /// "1 item left", "3 items left".
+  @Derived(\TodoListViewModel.$activeCount, { "\($0) \($0 == 1 ? "item" : "items") left" })
+  public var itemsLeft: String
   /// Why the list could not be loaded or saved, if it could not; the screen keeps trying, and
   /// the message goes once the store answers again.
   @Output public private(set) var errorMessage: String? = nil
@@ -183,7 +186,7 @@ public final class TodoListViewModel {
 
   /// The screen appeared: load the list (and, if the store does not answer, keep trying).
   public func viewDidLoad() async {
-    switch await loading.run(()) {
+    switch await loading.run() {
     case .success(let loaded):
       receive(loaded)
     case .failure(let error):
@@ -334,7 +337,7 @@ public final class TodoListViewModel {
     guard editingID == nil else { return }
     var order = FocusOrder<Focus>(isEmpty ? [.newTodo] : [.newTodo, .list], focused: focus)
     order.next()
-    if let next = order.focused, next != focus { focus = next }
+    if let next = order.focused { focus = next }
   }
 
   /// Shows the items `filter` keeps.
@@ -447,19 +450,12 @@ public final class TodoListViewModel {
     let list = pending.reduce(confirmed?.todos ?? []) { $1.change.applied(to: $0) }
     // An item deleted elsewhere while it was edited here: the edit ends.
     if let editingID, !list.contains(where: { $0.id == editingID }) { endEditing() }
-    if list != todos { todos = list }
+    // Each output is Equatable: one set to the value it holds delivers nothing.
+    todos = list
     // An emptied list cannot keep focus: it goes back to the new-item field.
     if list.isEmpty, focus == .list { focus = .newTodo }
-    let newRows = list.filter(filter.includes).map {
+    rows = list.filter(filter.includes).map {
       Row(id: $0.id, title: $0.title, completed: $0.completed, isEditing: $0.id == editingID)
     }
-    if newRows != rows { rows = newRows }
-    let active = list.count { !$0.completed }
-    if active != activeCount { activeCount = active }
-    if list.count - active != completedCount { completedCount = list.count - active }
-    let noun = active == 1 ? "item left" : "items left"
-    if noun != itemsLeftNoun { itemsLeftNoun = noun }
-    let left = "\(active) \(noun)"
-    if left != itemsLeft { itemsLeft = left }
   }
 }

@@ -38,7 +38,7 @@ public final class ListView<Row: Identifiable & Equatable>: TerminalView {
   }
 
   /// The selected index.
-  public var selection: Property<Int> { listSelection.index }
+  public var selection: Property<Int> { listSelection.$index }
 
   /// The selected row's id, for a ``TerminalNavigator/snapshot()``.
   public var restorationKey: String? { listSelection.restorationKey }

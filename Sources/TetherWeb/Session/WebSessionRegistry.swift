@@ -93,7 +93,7 @@ public struct WebApp {
       // Hands every screen's tracked object to the registry while the stack shows it.
       // (Called once, at once, by the registry; the token holds no object of the stack.)
       let track = { (handler: @escaping ([AnyObject]) -> Void) -> ObservationToken in
-        stack.screens.observe { screens in handler(screens.map(trackedObject)) }
+        stack.$screens.observe { screens in handler(screens.map(trackedObject)) }
       }
       return .success((session, track))
     }

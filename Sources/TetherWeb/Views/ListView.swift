@@ -35,7 +35,7 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
   }
 
   /// The selected index.
-  public var selection: Property<Int> { listSelection.index }
+  public var selection: Property<Int> { listSelection.$index }
 
   /// A `<div role=listbox>` of row buttons, named by its label or the screen's title; the
   /// selected one has `aria-selected` and focus.

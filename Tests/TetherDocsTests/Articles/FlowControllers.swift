@@ -37,10 +37,8 @@ enum FlowControllersArticle {
 
     let title = "Courses"
     @Output private(set) var rows: [Course] = []
-    private let routePipe = Signal<Route>.pipe()
-    var route: Signal<Route> { routePipe.output }
-    private let alertPipe = Signal<Alert>.pipe()
-    var alert: Signal<Alert> { alertPipe.output }
+    @Event var route: Signal<Route>
+    @Event var alert: Signal<Alert>
     private let service: any CourseService
 
     init(service: any CourseService) { self.service = service }
@@ -49,12 +47,12 @@ enum FlowControllersArticle {
 
     func userSelected(row: Int) {
       guard rows.indices.contains(row) else { return }
-      routePipe.input.send(.detail(CourseDetailViewModel(course: rows[row])))
+      _route.send(.detail(CourseDetailViewModel(course: rows[row])))
     }
 
     func userAskedToDelete(row: Int) {
       guard rows.indices.contains(row) else { return }
-      alertPipe.input.send(.confirmDelete(rows[row]))
+      _alert.send(.confirmDelete(rows[row]))
     }
 
     func deleteConfirmed(id: Int) { rows.removeAll { $0.id == id } }
@@ -141,12 +139,12 @@ enum FlowControllersArticle {
     @Test func aDeepLinkOpensTheCourseAndAStaleOneLandsOnTheList() async throws {
       let stack = ScreenStack<AppDestination>()
       try await CoursesFlow(services: .bundled()).open(ScreenPath(parsing: "/course/2"), on: stack)
-      #expect(stack.path.value.description == "/courses/course/2")
+      #expect(stack.path.description == "/courses/course/2")
 
       let path = ScreenPath(parsing: "/course/999")
       await CoursesFlow(services: .bundled()).openPresentingFailure(path, on: stack)
-      #expect(stack.path.value.description == "/courses")
-      #expect(stack.alert.value?.message == "/course/999: There is no course 999.")
+      #expect(stack.path.description == "/courses")
+      #expect(stack.alert?.message == "/course/999: There is no course 999.")
     }
 
     @Test func theTestPressesTheConfirmationsButtons() async throws {
@@ -187,18 +185,16 @@ enum FlowControllersArticle {
 
   enum SheetsThatAnswer {
     @MainActor final class SalutationPickerViewModel {
-      private let chosenPipe = Signal<String>.pipe()
-      var chosen: Signal<String> { chosenPipe.output }
-      func choose(_ salutation: String) { chosenPipe.input.send(salutation) }
+      @Event var chosen: Signal<String>
+      func choose(_ salutation: String) { _chosen.send(salutation) }
     }
 
     @MainActor final class GreetingViewModel {
       enum Route { case salutations(SalutationPickerViewModel) }
-      private let routePipe = Signal<Route>.pipe()
-      var route: Signal<Route> { routePipe.output }
+      @Event var route: Signal<Route>
       private(set) var salutation = "Hello"
       func changeSalutationRequested() {
-        routePipe.input.send(.salutations(SalutationPickerViewModel()))
+        _route.send(.salutations(SalutationPickerViewModel()))
       }
       func use(_ salutation: String) { self.salutation = salutation }
     }

@@ -29,8 +29,7 @@ enum GettingStartedArticle {
     @Output private(set) var isLoading = false
     @Output private(set) var rows: [PhotoCellViewModel] = []
 
-    private let alertPipe = Signal<String>.pipe()
-    var alertMessage: Signal<String> { alertPipe.output }
+    @Event var alertMessage: Signal<String>
 
     private let service: any PhotoService
 
@@ -42,9 +41,27 @@ enum GettingStartedArticle {
       do {
         rows = try await service.popularPhotos().map(PhotoCellViewModel.init)
       } catch {
-        alertPipe.input.send("Failed to load photos")
+        _alertMessage.send("Failed to load photos")
       }
     }
+  }
+
+  @MainActor
+  final class CartViewModel {
+    @Output private(set) var items: [String] = []
+    @Output private(set) var isSaving = false
+    @Derived(\CartViewModel.$items, \.count) var count: Int
+    @Derived({ (model: CartViewModel) in
+      model.$isSaving.combineLatest(with: model.$items).map { saving, items in
+        saving ? "Saving…" : "\(items.count) in the cart"
+      }
+    })
+    var status: String
+    @Event var checkedOut: Signal<[String]>
+
+    func add(_ item: String) { items.append(item) }
+    func rename(_ index: Int, to name: String) { items[index] = name }
+    func checkOut() { _checkedOut.send(items) }
   }
 
   @MainActor
@@ -93,6 +110,19 @@ enum GettingStartedArticle {
       await viewModel.viewDidLoad()
       await expectEventually { view.shown == ["Dawn"] }
       #expect(!view.spinnerIsAnimating)
+    }
+
+    @Test func theCartsOutputsDeliverChangesAndItsEventOnlyItsSends() {
+      let viewModel = CartViewModel()
+      let counts = viewModel.$count.record()
+      let statuses = viewModel.$status.record()
+      let sent = viewModel.checkedOut.record()
+      viewModel.add("tea")
+      viewModel.rename(0, to: "green tea")  // `items` changes, `count` does not
+      viewModel.checkOut()
+      counts.assertValues([0, 1])
+      statuses.assertValues(["0 in the cart", "1 in the cart"])
+      sent.assertValues([["green tea"]])
     }
 
     @Test func derivedStateFollowsItsSources() {

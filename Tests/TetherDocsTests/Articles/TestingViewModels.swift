@@ -22,10 +22,8 @@ enum TestingViewModelsArticle {
   final class PhotoListViewModel {
     @Output private(set) var isLoading = false
     @Output private(set) var titles: [String] = []
-    private let alertPipe = Signal<String>.pipe()
-    var alertMessage: Signal<String> { alertPipe.output }
-    private let routePipe = Signal<String>.pipe()
-    var showDetail: Signal<String> { routePipe.output }
+    @Event var alertMessage: Signal<String>
+    @Event var showDetail: Signal<String>
     private let service: PhotoService
     private var photos: [Photo] = []
 
@@ -41,9 +39,9 @@ enum TestingViewModelsArticle {
     func userSelected(row: Int) {
       guard photos.indices.contains(row) else { return }
       if photos[row].forSale {
-        routePipe.input.send(photos[row].name)
+        _showDetail.send(photos[row].name)
       } else {
-        alertPipe.input.send("This item is not for sale")
+        _alertMessage.send("This item is not for sale")
       }
     }
   }

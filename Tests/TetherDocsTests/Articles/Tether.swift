@@ -10,8 +10,7 @@ enum TetherArticle {
   @MainActor final class PhotoListViewModel {
     @Output private(set) var isLoading = false  // read-only outside: `$isLoading` is a Property
     @Output private(set) var rows: [PhotoCellViewModel] = []
-    private let alertPipe = Signal<String>.pipe()
-    var alertMessage: Signal<String> { alertPipe.output }
+    @Event var alertMessage: Signal<String>
 
     func viewDidLoad() {
       isLoading = true

@@ -44,17 +44,15 @@ struct PhotoListCellViewModel: Equatable, Identifiable {
 @MainActor final class PhotoListViewModel {
   @Output private(set) var isLoading = false  // an output: `$isLoading` is read-only
   @Output private(set) var rows: [PhotoListCellViewModel] = []
-  private let alertPipe = Signal<String>.pipe()
-  var alertMessage: Signal<String> { alertPipe.output }  // one-shot event
-  private let routePipe = Signal<Photo>.pipe()
-  var route: Signal<Photo> { routePipe.output }  // a for-sale photo's detail
+  @Event var alertMessage: Signal<String>  // a one-shot event: only `_alertMessage` sends
+  @Event var route: Signal<Photo>  // a for-sale photo's detail
 
   func userSelected(row index: Int) {
     guard photos.indices.contains(index) else { return }
     if photos[index].forSale {
-      routePipe.input.send(photos[index])
+      _route.send(photos[index])
     } else {
-      alertPipe.input.send("This item is not for sale")
+      _alertMessage.send("This item is not for sale")
     }
   }
 
@@ -81,7 +79,7 @@ struct PhotoListCellViewModel: Equatable, Identifiable {
       photos = try await service.popularPhotos()
       rows = photos.map(makeCell)
     } catch {
-      alertPipe.input.send("Failed to load photos: \(error)")
+      _alertMessage.send("Failed to load photos: \(error)")
     }
     isLoading = false
   }
