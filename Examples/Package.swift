@@ -16,6 +16,52 @@ let swiftSettings: [SwiftSetting] = [
 ///
 /// `swift test --package-path Examples` runs the apps', flows', servers' and end-to-end
 /// suites; the library's own suites run at the root (`swift test`).
+/// The apps: each one folder, with a subfolder per layer (see README.md).
+let apps = ["Gallery", "Courses", "Profile", "Articles", "Entry", "Todos"]
+/// An app's layers: its UI-free library (the first three), what shows it, and its tests.
+let appLayers = ["Model", "Service", "ViewModels", "Flow", "Web", "Terminal", "Tests"]
+/// The layers an app's library target leaves to the targets that gather them.
+let shownLayers = ["Flow", "Web", "Terminal", "Tests"]
+/// TodoMVC's stores and their suite, beside its layers.
+let todosStorage = ["Storage", "StorageTests"]
+/// Every file and folder of this package, to the depth its targets divide it. The targets that
+/// gather one layer of every app sit at the package's folder and exclude everything they do not
+/// gather (`everything(but:)`), so no file is left unclaimed.
+let packageEntries: [String] =
+  [
+    "ExampleSupport", "CounterArticle", "FormsArticle", "FuzzProperties", "Screenshots",
+    "README.md",
+  ]
+  + ["App", "Flows", "Web", "Terminal", "WebServer", "APIServer", "API", "Cluster", "Load"]
+  .map { "Showcase/\($0)" }
+  + [
+    "ExamplesTests", "FuzzPropertiesTests", "ShowcaseFlowsTests", "ShowcaseServerTests",
+    "ShowcaseTestSupport", "ShowcaseTests", "ShowcaseWebTests",
+  ].map { "Tests/\($0)" }
+  + apps.flatMap { app in appLayers.map { "\(app)/\($0)" } }
+  + todosStorage.map { "Todos/\($0)" }
+
+/// The entries of this package a target at its folder excludes: all but its `sources`.
+func everything(but sources: [String]) -> [String] {
+  packageEntries.filter { entry in
+    !sources.contains { $0 == entry || $0.hasPrefix(entry + "/") }
+  }
+}
+
+/// One layer of every app, and the showcase's own folder for it.
+func layer(_ name: String, showcase: String) -> [String] {
+  ["Showcase/\(showcase)"] + apps.map { "\($0)/\(name)" }
+}
+
+/// The sources of the showcase's web target: TodoMVC's web folder also holds its style sheet.
+let webSources = layer("Web", showcase: "Web").map {
+  $0 == "Todos/Web" ? "Todos/Web/TodosScreen.swift" : $0
+}
+/// The app view models' tests but the Gallery's (a target of its own), and the examples'
+/// shared support.
+let examplesTestSources =
+  apps.filter { $0 != "Gallery" }.map { "\($0)/Tests" } + ["Tests/ExamplesTests"]
+
 let package = Package(
   name: "TetherExamples",
   platforms: [
@@ -60,7 +106,11 @@ let package = Package(
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
-    // MARK: - The seed apps (UI-free view-model libraries)
+    // MARK: - The apps
+    //
+    // Each app is one folder: Model/, Service/ and ViewModels/ (the app's own UI-free library,
+    // below), Flow/, Web/ and Terminal/ (gathered by the showcase's targets, whose `sources`
+    // name each app's folder for their layer), and Tests/.
 
     .target(
       name: "ExampleSupport",
@@ -72,12 +122,16 @@ let package = Package(
       name: "Gallery",
       dependencies: [.product(name: "Tether", package: "Tether"), "ExampleSupport"],
       path: "Gallery",
+      exclude: shownLayers,
+      sources: ["Model", "Service", "ViewModels"],
       swiftSettings: swiftSettings
     ),
     .target(
       name: "Courses",
       dependencies: [.product(name: "Tether", package: "Tether"), "ExampleSupport"],
       path: "Courses",
+      exclude: shownLayers,
+      sources: ["Model", "Service", "ViewModels"],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -87,18 +141,24 @@ let package = Package(
         .product(name: "TetherFlow", package: "Tether"), "ExampleSupport",
       ],
       path: "Profile",
+      exclude: shownLayers,
+      sources: ["Model", "Service", "ViewModels"],
       swiftSettings: swiftSettings
     ),
     .target(
       name: "Articles",
       dependencies: [.product(name: "Tether", package: "Tether"), "ExampleSupport"],
       path: "Articles",
+      exclude: shownLayers,
+      sources: ["Model", "Service", "ViewModels"],
       swiftSettings: swiftSettings
     ),
     .target(
       name: "Entry",
       dependencies: [.product(name: "Tether", package: "Tether"), "ExampleSupport"],
       path: "Entry",
+      exclude: shownLayers,
+      sources: ["Model", "Service", "ViewModels"],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -108,6 +168,8 @@ let package = Package(
         .product(name: "TetherFlow", package: "Tether"),
       ],
       path: "Todos",
+      exclude: shownLayers + todosStorage,
+      sources: ["Model", "Service", "ViewModels"],
       swiftSettings: swiftSettings
     ),
     // TodoMVC's durable stores: SQLite through GRDB (the embedded default) and PostgreSQL
@@ -122,7 +184,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
       ],
-      path: "TodosStorage",
+      path: "Todos/Storage",
       swiftSettings: swiftSettings
     ),
 
@@ -135,7 +197,9 @@ let package = Package(
         .product(name: "TetherFlow", package: "Tether"),
         "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry", "Todos",
       ],
-      path: "ShowcaseFlows",
+      path: ".",
+      exclude: everything(but: layer("Flow", showcase: "Flows")),
+      sources: layer("Flow", showcase: "Flows"),
       swiftSettings: swiftSettings
     ),
     .target(
@@ -147,7 +211,9 @@ let package = Package(
         "ShowcaseFlows", "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry",
         "Todos",
       ],
-      path: "ShowcaseTerminal",
+      path: ".",
+      exclude: everything(but: layer("Terminal", showcase: "Terminal")),
+      sources: layer("Terminal", showcase: "Terminal"),
       swiftSettings: swiftSettings
     ),
     .target(
@@ -159,8 +225,12 @@ let package = Package(
         "ShowcaseFlows", "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry",
         "Todos",
       ],
-      path: "ShowcaseWeb",
-      resources: [.copy("Todos/todos.css")],
+      path: ".",
+      exclude: everything(but: webSources),
+      sources: webSources,
+      // TodoMVC's style sheet sits beside its web view; the view's file is named alone above
+      // so that the style sheet is this resource and not also an unhandled source.
+      resources: [.copy("Todos/Web/todos.css")],
       swiftSettings: swiftSettings
     ),
     // TetherWeb's server side: pages, assets and the session sockets (Hummingbird).
@@ -177,10 +247,10 @@ let package = Package(
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "Logging", package: "swift-log"),
       ],
-      path: "ShowcaseWebServer",
+      path: "Showcase/WebServer",
       swiftSettings: swiftSettings
     ),
-    // A WebDriver client for headless Chromium: the browser tests and tether-bench's latency.
+    // The `showcase` command: every app in the terminal, or (`--web`) served to browsers.
     .executableTarget(
       name: "showcase",
       dependencies: [
@@ -193,7 +263,7 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      path: "Showcase",
+      path: "Showcase/App",
       swiftSettings: swiftSettings
     ),
     .target(
@@ -205,7 +275,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
-      path: "ShowcaseServer",
+      path: "Showcase/APIServer",
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -214,7 +284,7 @@ let package = Package(
         "ShowcaseServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      path: "ShowcaseAPI",
+      path: "Showcase/API",
       swiftSettings: swiftSettings
     ),
 
@@ -226,7 +296,7 @@ let package = Package(
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      path: "ShowcaseCluster",
+      path: "Showcase/Cluster",
       swiftSettings: swiftSettings
     ),
 
@@ -239,7 +309,7 @@ let package = Package(
         .product(name: "TetherWeb", package: "Tether"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      path: "ShowcaseLoad",
+      path: "Showcase/Load",
       swiftSettings: swiftSettings
     ),
 
@@ -308,6 +378,7 @@ let package = Package(
       dependencies: [
         "Gallery", "ExampleSupport", .product(name: "TetherTesting", package: "Tether"),
       ],
+      path: "Gallery/Tests",
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -317,6 +388,9 @@ let package = Package(
         .product(name: "TetherTesting", package: "Tether"),
         .product(name: "Clocks", package: "swift-clocks"),
       ],
+      path: ".",
+      exclude: everything(but: examplesTestSources),
+      sources: examplesTestSources,
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -374,6 +448,7 @@ let package = Package(
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
       ],
+      path: "Todos/StorageTests",
       swiftSettings: swiftSettings
     ),
     .testTarget(
