@@ -1,5 +1,6 @@
 import Observation
 import OpenCombine
+import Tether
 
 /// Where every competitor's observer puts what it sees, so no work can be optimized away.
 final class Sink {
@@ -61,6 +62,17 @@ final class HandwrittenCombine {
 
 final class PublishedModel {
   @OpenCombine.Published var value = 0
+}
+
+// MARK: - Tether's own outputs
+
+/// A view model's output, set as a view model sets it: an `Equatable` `@Output` compares the
+/// new value with the one it holds before it delivers.
+@MainActor
+final class OutputModel {
+  @Output private(set) var value = 0
+
+  func set(_ newValue: Int) { value = newValue }
 }
 
 // MARK: - Observation

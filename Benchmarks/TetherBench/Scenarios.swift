@@ -26,6 +26,16 @@ func runS1(_ bench: Bench) {
   }
   do {
     let sink = Sink()
+    let model = OutputModel()
+    let token = model.$value.observe { sink.total &+= $0 }
+    bench.measure(scenario, "Tether @Output (Equatable: compared, then delivered)") { n in
+      for i in 0..<n { model.set(i) }
+    }
+    token.cancel()
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
     let subject = CurrentValueSubject<Int, Never>(0)
     let cancellable = subject.sink { sink.total &+= $0 }
     bench.measure(scenario, "OpenCombine CurrentValueSubject") { n in

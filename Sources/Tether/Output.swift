@@ -43,10 +43,6 @@ public struct Output<Value> {
   /// The output's state: a plain ``Property``, updated through the module's own setter.
   @usableFromInline
   internal let property: Property<Value>
-  /// Whether two values are the same state, for an `Equatable` value (a set of an equal
-  /// value is then not delivered); `nil` delivers every set.
-  @usableFromInline
-  internal let isSame: ((Value, Value) -> Bool)?
 
   /// Creates an output holding `wrappedValue` that delivers every set.
   ///
@@ -54,7 +50,6 @@ public struct Output<Value> {
   @inlinable
   public init(wrappedValue: Value) {
     property = Property(derivedFrom: nil, initial: wrappedValue)
-    isSame = nil
   }
 
   /// Creates an output holding `wrappedValue` that delivers only a set that changes it.
@@ -62,8 +57,7 @@ public struct Output<Value> {
   /// - Parameter wrappedValue: The first value, replayed to every observer until it changes.
   @inlinable
   public init(wrappedValue: Value) where Value: Equatable {
-    property = Property(derivedFrom: nil, initial: wrappedValue)
-    isSame = { $0 == $1 }
+    property = DistinctOutputProperty(derivedFrom: nil, initial: wrappedValue)
   }
 
   /// The current value. Setting it delivers the new value to every observer, synchronously and
@@ -73,7 +67,7 @@ public struct Output<Value> {
   public var wrappedValue: Value {
     get { property.value }
     nonmutating set {
-      if let isSame, isSame(property.storage, newValue) { return }
+      if property.holds(newValue) { return }
       property.update(newValue)
     }
     nonmutating _modify {
