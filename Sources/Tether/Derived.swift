@@ -31,8 +31,9 @@
 /// type delivers changes only: a source's change that leaves it equal is not delivered.
 ///
 /// > Note: `@Derived` works on properties of classes only (it reaches the instance through
-/// > Swift's enclosing-instance accessors), and the view model must keep the sources the
-/// > closure reads alive, as its other stored outputs are.
+/// > Swift's enclosing-instance accessors). The view model is lent to the closure, not kept:
+/// > an operator's closure inside it that needs the view model when it runs later captures it
+/// > weakly, as anywhere, or the view model would keep itself alive.
 @propertyWrapper
 public struct Derived<Owner: AnyObject, Value> {
   @usableFromInline

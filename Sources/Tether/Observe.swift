@@ -52,3 +52,27 @@ public func observe(
   tracker.run()
   return TrackerToken(tracker)
 }
+
+/// Runs now, on this actor, every `observe { }` re-run it owes, instead of in the job the first
+/// change scheduled; returns when none is left.
+///
+/// A test that changes a view model and then asserts what an observation rendered calls this
+/// between the two, rather than yielding and hoping the job has run:
+///
+/// ```swift
+/// viewModel.add("tea")
+/// flushObservations()
+/// #expect(view.rows == ["tea"])
+/// ```
+///
+/// A run that dirties another observation is followed by that one's run too, in rounds, as the
+/// scheduled jobs would run them; after 1,000 rounds the rest is left to the jobs (an
+/// observation that keeps changing what it reads never converges). Wake-ups that Observation
+/// has already delivered for `@Observable` objects are included; a change made on another
+/// thread reaches this actor's queue only once Observation tells it. Called from inside an
+/// observation's run, it does nothing: that flush is already under way.
+///
+/// - Parameter isolation: The actor whose observations to run; inferred from the caller.
+public func flushObservations(isolation: isolated (any Actor) = #isolation) {
+  FlushQueue.shared(by: isolation).flushNow(isolation: isolation)
+}

@@ -233,8 +233,9 @@ private final class Model {
   }
 }
 
-/// Lets the actor run every job that `observe { }` and Observation scheduled.
+/// Runs every `observe { }` re-run the main actor owes, Observation's wake-ups included
+/// (``flushObservations(isolation:)``), so a late re-run cannot slip past an assertion.
 @MainActor
 func settleObservations() async {
-  for _ in 0..<10 { await Task.yield() }
+  flushObservations()
 }

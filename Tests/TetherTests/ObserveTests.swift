@@ -326,6 +326,67 @@ private final class Model {
     await counter.bump()
     #expect(await counter.waitForRuns(3) == 3)
   }
+
+  // flushObservations(): the owed re-runs, now and deterministically.
+
+  @Test func flushingRunsEveryOwedReRunBeforeItReturns() {
+    let source = MutableProperty(0)
+    var seen: [Int] = []
+    let token = observe { seen.append(source.value) }
+    source.value = 1
+    source.value = 2
+    #expect(seen == [0], "re-runs wait for the job the first change scheduled")
+    flushObservations()
+    #expect(seen == [0, 2], "one re-run for the burst, and it has happened")
+    flushObservations()
+    #expect(seen == [0, 2], "nothing owed, nothing run")
+    token.cancel()
+  }
+
+  @Test func flushingFollowsARunThatDirtiesAnotherToItsEnd() {
+    let source = MutableProperty(0)
+    let doubled = MutableProperty(0)
+    var rendered: [Int] = []
+    let copier = observe { doubled.value = source.value * 2 }
+    let renderer = observe { rendered.append(doubled.value) }
+    source.value = 5
+    flushObservations()
+    #expect(rendered == [0, 10])
+    copier.cancel()
+    renderer.cancel()
+  }
+
+  @Test func flushingIncludesObservableModelsWakeUps() {
+    let model = Model()
+    var seen: [String] = []
+    let token = observe { seen.append(model.firstName) }
+    model.firstName = "Grace"
+    flushObservations()
+    #expect(seen == ["Ada", "Grace"])
+    token.cancel()
+  }
+
+  @Test func aFlushAskedForInsideARunLeavesTheRunningFlushAlone() {
+    let first = MutableProperty(0)
+    let second = MutableProperty(0)
+    var firstRuns = 0
+    var secondRuns = 0
+    let a = observe {
+      _ = first.value
+      firstRuns += 1
+      flushObservations()
+    }
+    let b = observe {
+      _ = second.value
+      secondRuns += 1
+    }
+    first.value = 1
+    second.value = 1
+    flushObservations()
+    #expect(firstRuns == 2 && secondRuns == 2, "each owed run ran once")
+    a.cancel()
+    b.cancel()
+  }
 }
 
 /// A model written from other threads. Its one stored value is guarded by a `Mutex`, so
@@ -367,4 +428,5 @@ private actor CounterActor {
     for _ in 0..<1_000 where runs < expected { await Task.yield() }
     return runs
   }
+
 }

@@ -14,9 +14,9 @@
 ///
 /// `@unchecked Sendable` so the registry can hand one queue to every observation of an actor,
 /// and Observation's callbacks can post to it. Proof that no state is shared: `pending`,
-/// `spare` and `isScheduled` are read and written only on `isolation`: by ``enqueue(_:)``,
-/// called from trackers confined to that actor, and by `flush()`, which runs only in the job
-/// `schedule` creates, isolated to that actor. `inbox`, the one state touched from other
+/// `spare`, `isScheduled` and `isFlushing` are read and written only on `isolation`: by
+/// ``enqueue(_:)``, called from trackers confined to that actor, and by `flush()`, which runs in
+/// the job `schedule` creates or in `flushNow(isolation:)`, both isolated to that actor. `inbox`, the one state touched from other
 /// threads, is `Locked`.
 internal final class FlushQueue: @unchecked Sendable {
   /// The actor whose trackers this queue runs.
@@ -25,6 +25,9 @@ internal final class FlushQueue: @unchecked Sendable {
   /// The list being flushed, kept to reuse its storage.
   private var spare: ContiguousArray<DependencyTracker> = []
   private var isScheduled = false
+  /// Set while trackers run, so a flush asked for from inside a run (a nested
+  /// ``flushObservations(isolation:)``) leaves the list being run alone.
+  private var isFlushing = false
   /// Starts a job on `isolation` that flushes this queue. Made in an isolated context, so the
   /// task it creates runs on the actor with no hop through the global executor.
   private var schedule: () -> Void = {}
@@ -84,12 +87,27 @@ internal final class FlushQueue: @unchecked Sendable {
   }
 
   private func flush() {
+    if isFlushing { return }
+    isFlushing = true
+    defer { isFlushing = false }
     isScheduled = false
     swap(&pending, &spare)
     for tracker in spare where tracker.isDirty {
       tracker.run()
     }
     spare.removeAll(keepingCapacity: spare.capacity <= 4_096)
+  }
+
+  /// ``flushObservations(isolation:)``: the wake-ups Observation delivered, then rounds of
+  /// flushes until nothing is pending. A job already scheduled then finds nothing to do.
+  func flushNow(isolation: isolated any Actor) {
+    guard !isFlushing else { return }
+    drainInbox(isolation: isolation)
+    var rounds = 0
+    while !pending.isEmpty, rounds < 1_000 {
+      flush()
+      rounds += 1
+    }
   }
 }
 
