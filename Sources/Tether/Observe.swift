@@ -67,10 +67,12 @@ public func observe(
 ///
 /// A run that dirties another observation is followed by that one's run too, in rounds, as the
 /// scheduled jobs would run them; after 1,000 rounds the rest is left to the jobs (an
-/// observation that keeps changing what it reads never converges). Wake-ups that Observation
-/// has already delivered for `@Observable` objects are included; a change made on another
-/// thread reaches this actor's queue only once Observation tells it. Called from inside an
+/// observation that keeps changing what it reads never converges). Called from inside an
 /// observation's run, it does nothing: that flush is already under way.
+///
+/// Re-runs owed to Tether properties are all run. Those owed to `@Observable` objects are not:
+/// Observation tells of a change before the writer stores it, so their re-run stays in its own
+/// job, which reads the value once it is there; wait for it with `expectEventually`.
 ///
 /// - Parameter isolation: The actor whose observations to run; inferred from the caller.
 public func flushObservations(isolation: isolated (any Actor) = #isolation) {

@@ -233,9 +233,11 @@ private final class Model {
   }
 }
 
-/// Runs every `observe { }` re-run the main actor owes, Observation's wake-ups included
-/// (``flushObservations(isolation:)``), so a late re-run cannot slip past an assertion.
+/// Lets the main actor run the jobs Observation's wake-ups scheduled, then runs every re-run
+/// still owed to Tether properties (``flushObservations(isolation:)``), so no Tether re-run can
+/// slip past an assertion.
 @MainActor
 func settleObservations() async {
+  for _ in 0..<10 { await Task.yield() }
   flushObservations()
 }

@@ -356,16 +356,6 @@ private final class Model {
     renderer.cancel()
   }
 
-  @Test func flushingIncludesObservableModelsWakeUps() {
-    let model = Model()
-    var seen: [String] = []
-    let token = observe { seen.append(model.firstName) }
-    model.firstName = "Grace"
-    flushObservations()
-    #expect(seen == ["Ada", "Grace"])
-    token.cancel()
-  }
-
   @Test func aFlushAskedForInsideARunLeavesTheRunningFlushAlone() {
     let first = MutableProperty(0)
     let second = MutableProperty(0)

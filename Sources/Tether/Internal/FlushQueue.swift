@@ -98,11 +98,12 @@ internal final class FlushQueue: @unchecked Sendable {
     spare.removeAll(keepingCapacity: spare.capacity <= 4_096)
   }
 
-  /// ``flushObservations(isolation:)``: the wake-ups Observation delivered, then rounds of
-  /// flushes until nothing is pending. A job already scheduled then finds nothing to do.
+  /// ``flushObservations(isolation:)``: rounds of flushes until nothing is pending. A job
+  /// already scheduled then finds nothing to do. The inbox of Observation's wake-ups is left to
+  /// its own job: Observation calls `onChange` before a writing thread stores the new value, so
+  /// a re-run forced at once could read the old one and miss the change for good.
   func flushNow(isolation: isolated any Actor) {
     guard !isFlushing else { return }
-    drainInbox(isolation: isolation)
     var rounds = 0
     while !pending.isEmpty, rounds < 1_000 {
       flush()
