@@ -98,12 +98,19 @@ public struct Derived<Owner: AnyObject, Value> {
   }
 
   /// Unavailable: `@Derived` reads its view model, so it is a property of a class.
+  ///
+  /// Swift requires a property wrapper to declare `wrappedValue`, and with the enclosing-instance
+  /// subscripts below it never calls it; marked unavailable, no code can call it either, so its
+  /// `fatalError` cannot run.
   @available(*, unavailable, message: "@Derived is a property of a class")
   public var wrappedValue: Value {
     get { fatalError("@Derived is a property of a class") }
   }
 
   /// Unavailable: `@Derived` reads its view model, so it is a property of a class.
+  ///
+  /// Unreachable for the same reason as ``wrappedValue``: the projected enclosing-instance
+  /// subscript serves `$name`.
   @available(*, unavailable, message: "@Derived is a property of a class")
   public var projectedValue: Property<Value> {
     get { fatalError("@Derived is a property of a class") }
