@@ -223,15 +223,28 @@ public final class WebTestPage {
     try await send(ClientMessage.input(id: id, value: text, sequence: edit).json)
   }
 
-  /// Chooses the option whose text is `title` in the picker matching `selector`, as a person
-  /// does in its menu.
+  /// Chooses the option whose text is `title` in the picker or radio group matching
+  /// `selector`, as a person does in its menu or by clicking its radio.
   public func choose(_ title: String, in selector: String) async throws {
     let picker = try element(selector)
-    let options = picker.children.compactMap { child -> HTMLNode.Element? in
-      if case .element(let option) = child, option.tag == "option" { option } else { nil }
+    // A picker's options are its `option`s; a radio group's, its labels around a radio.
+    let options = picker.children.compactMap { child -> (title: String, value: String?)? in
+      guard case .element(let option) = child else { return nil }
+      switch option.tag {
+      case "option": return (HTMLNode.element(option).visibleText, option[attribute: "value"])
+      case "label":
+        let radio = option.children.lazy.compactMap { node -> HTMLNode.Element? in
+          if case .element(let input) = node, input[attribute: "type"] == "radio" {
+            input
+          } else {
+            nil
+          }
+        }.first
+        return radio.map { (HTMLNode.element(option).visibleText, $0[attribute: "value"]) }
+      default: return nil
+      }
     }
-    guard let option = options.first(where: { HTMLNode.element($0).visibleText == title }),
-      let position = option[attribute: "value"]
+    guard let option = options.first(where: { $0.title == title }), let position = option.value
     else { throw Failure.noElement("an option \(title) in \(selector)") }
     let edit = (edits[picker.id] ?? 0) + 1
     edits[picker.id] = edit

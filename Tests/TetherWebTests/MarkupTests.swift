@@ -383,3 +383,143 @@ final class PickerScreen: WebScreen {
     }
   }
 }
+
+@MainActor
+final class MenuModel {
+  struct Row: Identifiable, Equatable {
+    var id: Int
+    var title: String
+    var detail: String
+  }
+
+  @Output var rows = [
+    Row(id: 10, title: "Soup", detail: "Hot"), Row(id: 20, title: "Bread", detail: "Fresh"),
+    Row(id: 30, title: "Tea", detail: "Green"),
+  ]
+  @Output var chosen: [Int] = []
+}
+
+@MainActor
+final class MenuFlow: FlowController {
+  let model = MenuModel()
+  func start(on navigator: any Navigator<MenuModel>) -> Screen<MenuModel> {
+    Screen(model, title: "Menu", owner: self)
+  }
+}
+
+/// A markup screen around a list: the list keeps its selection, and the screen hands it the
+/// keys and the restoration key.
+@MainActor
+final class MenuScreen: WebScreen {
+  let rows: ListView<MenuModel.Row>
+
+  init(_ model: MenuModel) {
+    rows = ListView(rows: model.$rows, onChoose: { model.chosen.append(model.rows[$0].id) }) {
+      row in
+      span(.class("title")) { row.title }
+      span(.class("detail")) { row.detail }
+    }
+  }
+
+  var embeddedViews: [any WebView] { [rows] }
+
+  var body: Markup<Never> {
+    vstack {
+      p(.class("dim")) { "Choose one" }
+      rows
+    }
+  }
+}
+
+@MainActor
+@Suite struct MarkupListTests {
+  @Test func aListsRowsAreMarkupAndTheScreenHandsItTheKeys() async throws {
+    let flow = MenuFlow()
+    let app = WebApp(title: "Menu", rootFlow: { flow }) { MenuScreen($0.destination) }
+    let page = try await WebTestPage(app: app)
+    defer { page.close() }
+    #expect(try page.texts("[role=option] .title") == ["Soup", "Bread", "Tea"])
+    #expect(try page.texts("[role=option] .detail") == ["Hot", "Fresh", "Green"])
+    // Each span is named under its row, by the row's key.
+    let spans = try page.elements("[role=option] span").map(\.id)
+    #expect(Set(spans).count == 6)
+    #expect(spans.allSatisfy { $0.contains(".r") })
+    #expect(try page.text("[aria-selected=true] .title") == "Soup")
+    try await page.press(.arrowDown)
+    #expect(try page.text("[aria-selected=true] .title") == "Bread")
+    try await page.press(.enter)
+    #expect(flow.model.chosen == [20])
+    // A click on a row's text chooses the row.
+    try await page.click("[role=option]:last-of-type")
+    #expect(flow.model.chosen == [20, 30])
+  }
+
+  @Test func aMarkupScreenKeepsItsListsSelectionForAResume() {
+    let model = MenuModel()
+    let screen = MenuScreen(model)
+    #expect(screen.handle(key: .arrowDown))
+    #expect(screen.restorationKey == "0:20")
+    let rebuilt = MenuScreen(model)
+    rebuilt.restore("0:30")
+    #expect(rebuilt.rows.selection.value == 2)
+    rebuilt.restore("1:10")  // no second view: nothing happens
+    rebuilt.restore("junk")
+    #expect(rebuilt.rows.selection.value == 2)
+    // Keys the list does not take are not the screen's either.
+    #expect(!rebuilt.handle(key: .escape))
+  }
+}
+
+@MainActor
+final class RadioScreen: WebScreen {
+  let model: PickerModel
+  init(_ model: PickerModel) { self.model = model }
+
+  var body: Markup<Never> {
+    radioGroup(model.size, options: PickerModel.Size.allCases, label: "Size", .class("size")) {
+      $0.rawValue.capitalized
+    }
+  }
+}
+
+@MainActor
+@Suite struct RadioGroupTests {
+  @Test func aRadioGroupIsBoundLikeAPickerAndTakesOnlyItsOptions() async throws {
+    let flow = PickerFlow()
+    let app = WebApp(title: "Radio", rootFlow: { flow }) { RadioScreen($0.destination) }
+    let page = try await WebTestPage(app: app, path: "/")
+    defer { page.close() }
+    let group = try page.element("fieldset.size")
+    #expect(group[attribute: "role"] == "radiogroup")
+    #expect(try page.text("fieldset.size legend") == "Size")
+    #expect(try page.texts("fieldset.size label") == ["Small", "Medium", "Large"])
+    let radios = try page.elements("fieldset.size input[type=radio]")
+    #expect(radios.allSatisfy { $0[attribute: "name"] == group.id })
+    #expect(try page.element("fieldset.size input:checked")[attribute: "value"] == "1")
+    let before = page.sent.count
+    try await page.choose("Large", in: "fieldset.size")
+    #expect(flow.model.size.value == .large)
+    #expect(
+      page.sent.dropFirst(before).allSatisfy { !$0.contains(group.id) },
+      "the choice is not sent back: \(page.sent.dropFirst(before))")
+    #expect(
+      try page.elements("fieldset.size input:checked").map { $0[attribute: "value"] } == ["2"])
+    // The model's own change reaches the page as the radios' checked values, acknowledging the
+    // choice it follows.
+    flow.model.size.value = .small
+    await flushObservations()
+    let patches = try #require(page.sent.last)
+    #expect(patches.contains(#"["v","\#(radios[0].id)",true,1]"#), "\(patches)")
+    #expect(patches.contains(#"["v","\#(radios[2].id)",false,1]"#), "\(patches)")
+    // A position that is no option's, or a message naming a radio instead of its group,
+    // changes nothing.
+    for value in ["3", "-1", "x", "", "99999999999999999999999", "1.5", "\u{0661}"] {
+      _ = await page.session.receive(
+        ClientMessage.input(id: group.id, value: value, sequence: 9).json)
+      #expect(flow.model.size.value == .small, "\(value)")
+    }
+    _ = await page.session.receive(
+      ClientMessage.input(id: radios[1].id, value: "1", sequence: 10).json)
+    #expect(flow.model.size.value == .small)
+  }
+}

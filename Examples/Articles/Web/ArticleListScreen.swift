@@ -1,16 +1,30 @@
 import Articles
+import Tether
 import TetherFlow
 import TetherWeb
 
 /// The Articles: headline and date per row.
 @MainActor
-enum ArticleListScreen {
-  static func view(_ list: ArticleListViewModel) -> any WebView {
-    VStack([
-      LoadStatus(
-        isLoading: list.isLoading, errorMessage: list.errorMessage,
-        loadingMessage: "Loading articles…", retry: asyncAction { await list.reloadRequested() }),
-      ListView(rows: list.$rows, format: { [$0.title, $0.date] }) { list.userSelected(row: $0) },
-    ])
+final class ArticleListScreen: WebScreen {
+  private let status: LoadStatus
+  private let rows: ListView<ArticleListViewModel.Row>
+
+  init(_ list: ArticleListViewModel) {
+    status = LoadStatus(
+      isLoading: list.isLoading, errorMessage: list.errorMessage,
+      loadingMessage: "Loading articles…", retry: asyncAction { await list.reloadRequested() })
+    rows = ListView(rows: list.$rows, onChoose: { list.userSelected(row: $0) }) { row in
+      span(.class("title")) { row.title }
+      span(.class("detail")) { row.date }
+    }
+  }
+
+  var embeddedViews: [any WebView] { [rows] }
+
+  var body: Markup<Never> {
+    vstack {
+      status
+      rows
+    }
   }
 }

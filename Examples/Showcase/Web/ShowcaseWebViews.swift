@@ -12,13 +12,13 @@ public enum ShowcaseWebViews {
   /// - Returns: Its view.
   public static func makeView(for screen: ShowcaseScreen) -> any WebView {
     switch screen.destination {
-    case .home(let home): HomeScreen.view(home)
-    case .photoList(let list): PhotoListScreen.view(list)
+    case .home(let home): HomeScreen(home)
+    case .photoList(let list): PhotoListScreen(list)
     case .photoDetail(let detail): PhotoDetailScreen(detail)
-    case .courseList(let list): CourseListScreen.view(list)
+    case .courseList(let list): CourseListScreen(list)
     case .courseDetail(let detail): CourseDetailScreen(detail)
     case .profile(let profile): ProfileScreen(profile)
-    case .articleList(let list): ArticleListScreen.view(list)
+    case .articleList(let list): ArticleListScreen(list)
     case .article(let article): ArticleScreen(article)
     case .entry(let entry): EntryScreen(entry)
     case .greeting(let greeting): GreetingScreen(greeting)

@@ -43,6 +43,11 @@ extension EndToEnd {
       <select id="s1.5" value="1" data-ack="0"><option id="s1.5.0" value="0">Small</option>\
       <option id="s1.5.1" value="1" selected>Medium</option>\
       <option id="s1.5.2" value="2">Large</option></select>\
+      <fieldset id="s1.6" role="radiogroup"><legend id="s1.6.l">Size</legend>\
+      <label id="s1.6.0"><input id="s1.6.0.r" type="radio" name="s1.6" value="0" data-ack="0">\
+      <span id="s1.6.0.t">Small</span></label>\
+      <label id="s1.6.1"><input id="s1.6.1.r" type="radio" name="s1.6" value="1" data-ack="0" \
+      checked><span id="s1.6.1.t">Large</span></label></fieldset>\
       <ul id="list"><li id="list.a">A</li><li id="list.b">B</li></ul>\
       <button id="s1.2" type="button">Save</button></div>
       """
@@ -283,6 +288,39 @@ extension EndToEnd {
         try await browser.run(#"__socket().receive({ p: [["v", "s1.5", "0", 1]] })"#)
         #expect(
           try await browser.run("return document.getElementById('s1.5').value") as? String == "0")
+      }
+    }
+
+    @Test func aRadiosChoiceIsTheGroupsNumberedGestureAndNewerThanAnOlderValue() async throws {
+      try await withPage { browser in
+        try await browser.run("__socket().open()")
+        try await browser.pointerClick("#s1\\.6\\.0 span")
+        try await browser.waitUntil("the choice went out") {
+          try await sent(browser).contains { $0.contains(#""id":"s1.6""#) }
+        }
+        let messages = try await sent(browser)
+        let choice = messages.last { $0.contains(#""id":"s1.6""#) }
+        #expect(choice?.contains(#""type":"input""#) == true, "\(messages)")
+        #expect(choice?.contains(#""value":"0""#) == true && choice?.contains(#""seq":1"#) == true)
+        #expect(choice?.contains(#""g":"#) == true, "a choice is a numbered gesture")
+        // A radio is no field of its own: no focus, blur or edit names one.
+        #expect(messages.allSatisfy { !$0.contains(#""id":"s1.6."#) }, "\(messages)")
+        // A value as of an older edit does not undo the choice; one as of it does.
+        try await browser.run(
+          #"__socket().receive({ p: [["v", "s1.6.1.r", true, 0], ["v", "s1.6.0.r", false, 0]] })"#)
+        #expect(
+          try await browser.run("return document.getElementById('s1.6.0.r').checked") as? Bool
+            == true)
+        try await browser.run(
+          #"__socket().receive({ p: [["v", "s1.6.1.r", true, 1], ["v", "s1.6.0.r", false, 1]] })"#)
+        #expect(
+          try await browser.run("return document.getElementById('s1.6.1.r').checked") as? Bool
+            == true)
+        // Enter on a radio submits nothing.
+        try await browser.run(
+          "document.getElementById('s1.6.1.r').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))"
+        )
+        #expect(try await sent(browser).allSatisfy { !$0.contains(#""type":"submit""#) })
       }
     }
 

@@ -98,6 +98,22 @@ public enum HTMLNode: Equatable, Sendable {
 
   /// Sets the element `id`'s attributes in place: each name to its value, or removed for
   /// `nil`. Nothing changes when no element has that id.
+  /// This node with each radio input in it checked if its value is `chosen` and unchecked
+  /// otherwise, and acknowledging edit `acknowledged`: what a radio group shows after a choice.
+  func markingRadio(chosen: String, acknowledged: Int) -> HTMLNode {
+    guard case .element(var element) = self else { return self }
+    if element.tag == "input", element[attribute: "type"] == "radio" {
+      element.attributes.removeAll { $0.name == "checked" || $0.name == "data-ack" }
+      element.attributes.append(("data-ack", String(acknowledged)))
+      if element[attribute: "value"] == chosen { element.attributes.append(("checked", "")) }
+      return .element(element)
+    }
+    element.children = element.children.map {
+      $0.markingRadio(chosen: chosen, acknowledged: acknowledged)
+    }
+    return .element(element)
+  }
+
   mutating func setAttributes(
     _ changes: [(name: String, value: String?)], onElement id: String
   ) {

@@ -82,7 +82,7 @@ public enum HTMLPatch: Equatable, Sendable {
     } else if after.tag == "input" || after.tag == "select" {
       // A picker's value is its chosen option's position.
       let acknowledged = after[attribute: "data-ack"].flatMap { Int($0) } ?? 0
-      if after[attribute: "type"] == "checkbox" {
+      if after[attribute: "type"] == "checkbox" || after[attribute: "type"] == "radio" {
         let checked = after[attribute: "checked"] != nil
         if checked != (before[attribute: "checked"] != nil) {
           patches.append(.value(id: after.id, value: .checked(checked), acknowledged: acknowledged))

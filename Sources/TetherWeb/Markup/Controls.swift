@@ -191,6 +191,37 @@ public func picker<Action, Value: Equatable>(
   return Markup(nodes: [.element(element)])
 }
 
+/// A choice of one value among `options` shown all at once, as radio buttons in a
+/// `<fieldset role="radiogroup">` whose legend is `label`: bound both ways to a view model's
+/// selection by the same rule as ``picker(_:options:label:_:title:)``.
+///
+/// ```swift
+/// radioGroup(form.size, options: Size.allCases, label: "Size") { $0.rawValue }
+/// ```
+///
+/// - Parameters:
+///   - selection: The view model's selection: shown, and set by each choice.
+///   - options: The values offered, in order. A selection not among them checks no radio.
+///   - label: The group's legend, shown and announced.
+///   - attributes: Other attributes of the group, such as its class.
+///   - title: An option's text.
+/// - Returns: The radio group.
+@MainActor
+public func radioGroup<Action, Value: Equatable>(
+  _ selection: MutableProperty<Value>, options: [Value], label: String,
+  _ attributes: Attribute..., title: @escaping (Value) -> String = { "\($0)" }
+) -> Markup<Action> {
+  let choice = MarkupChoice(
+    property: selection, titles: [label] + options.map(title),
+    makeState: { ChoiceState(selection, options: options) })
+  var element = MarkupElement<Action>(
+    tag: "fieldset",
+    attributes: [.class("radio-group"), .attribute("role", "radiogroup")] + attributes,
+    children: [])
+  element.field = .radios(choice)
+  return Markup(nodes: [.element(element)])
+}
+
 /// Tabs: a row of buttons, one per tab, the selected one marked (`role="tablist"` and `"tab"`,
 /// `aria-selected`), each sending `action` for its tab. Which tab is selected, and its place in
 /// the page's address, is the view model's or the flow's (TetherFlow's `TabSelection`): this

@@ -99,6 +99,8 @@ enum MarkupField<Action> {
   case value(Bool, ((Bool) -> Action)?)
   /// A picker: a selection among options, written by each choice.
   case choice(MarkupChoice)
+  /// A radio group: a selection among options, written by each choice.
+  case radios(MarkupChoice)
 
   /// Whether the field shows a property (which it then observes on its own).
   var isBoundToProperty: Bool {

@@ -43,6 +43,12 @@ public protocol WebScreen: WebView, AnyObject {
   ///     reconnect: pass its id to an input that creates something, so a retry creates nothing
   ///     twice. `nil` for a page that does not number its gestures.
   func handle(_ action: Action, gesture: WebGesture?)
+
+  /// The views the body places that keep state of their own — a ``ListView``'s selection —
+  /// and answer keys: the screen offers each key to them in turn, keeps the first one's
+  /// restoration key (and gives it back to the same view), and is settled when they all are.
+  /// Return the same instances the body places. Empty by default.
+  var embeddedViews: [any WebView] { get }
 }
 
 extension WebScreen where Action == Never {
@@ -51,6 +57,40 @@ extension WebScreen where Action == Never {
 }
 
 extension WebScreen {
+  /// None.
+  public var embeddedViews: [any WebView] { [] }
+
+  /// Offers the key to each of ``embeddedViews`` in turn.
+  public func handle(key: WebKey) -> Bool {
+    embeddedViews.contains { $0.handle(key: key) }
+  }
+
+  /// The first of ``embeddedViews``' keys that has one, as `<index>:<key>` (as a ``VStack``
+  /// writes it, so a token written for the same views in a stack restores either).
+  public var restorationKey: String? {
+    for (index, view) in embeddedViews.enumerated() {
+      if let key = view.restorationKey { return "\(index):\(key)" }
+    }
+    return nil
+  }
+
+  /// Gives `key` back to the embedded view at its index; a key naming no view changes nothing.
+  public func restore(_ key: String) {
+    let views = embeddedViews
+    guard let colon = key.firstIndex(of: ":"), let index = Int(key[..<colon]),
+      views.indices.contains(index)
+    else { return }
+    views[index].restore(String(key[key.index(after: colon)...]))
+  }
+
+  /// Whether every embedded view is settled.
+  public var isSettled: Bool { embeddedViews.allSatisfy(\.isSettled) }
+
+  /// Returns once every embedded view is settled.
+  public func settled() async {
+    for view in embeddedViews { await view.settled() }
+  }
+
   /// The body, as the element `id`.
   public func render(id: String, in context: WebRenderContext) -> HTMLNode {
     body.render(id: id, in: context) { [weak self] action in
@@ -74,6 +114,19 @@ extension Markup {
   ) -> HTMLNode {
     var renderer = MarkupRenderer(context: context, dispatch: dispatch)
     return renderer.single(nodes, id: id)
+  }
+}
+
+extension Markup {
+  /// The markup as the content of the element `id` (whose own element the caller makes):
+  /// each element inside is named under `id`, as it would be in the element's block.
+  func renderContent(
+    of id: String, in context: WebRenderContext, dispatch: @escaping (Action) -> Void
+  ) -> [HTMLNode] {
+    var renderer = MarkupRenderer(context: context, dispatch: dispatch)
+    var children: [HTMLNode] = []
+    renderer.nodes(nodes, base: id, into: &children)
+    return children
   }
 }
 
@@ -261,6 +314,39 @@ private struct MarkupRenderer<Action> {
           [.text(title)])
       }
       return .element(element.tag, id: id, attributes, options)
+    case .radios(let choice)?:
+      let state = context.store.state(id, for: choice.property) { choice.makeState() }
+      if !isDisabled {
+        field.input = { [weak state] value, sequence in
+          guard let index = Int(value) else { return }
+          state?.chose(index, sequence: sequence)
+        }
+      }
+      context.onField(id, field)
+      let selected = state.selectedIndex()
+      let acknowledged = String(state.sequence())
+      // The radios share the group's id as their name, so the browser checks one at a time;
+      // each sends the group's choice, the option's position.
+      var children: [HTMLNode] = [
+        .element("legend", id: id + ".l", [], [.text(choice.titles.first ?? "")])
+      ]
+      for (index, title) in choice.titles.dropFirst().enumerated() {
+        let option = id + "." + String(index)
+        var radio: [(name: String, value: String)] = [
+          ("type", "radio"), ("name", id), ("value", String(index)), ("data-ack", acknowledged),
+        ]
+        if isDisabled { radio.append(("disabled", "")) }
+        if index == selected { radio.append(("checked", "")) }
+        children.append(
+          .element(
+            "label", id: option, [],
+            [
+              .element("input", id: option + ".r", radio),
+              // Its own element, so a change of the radio alone is a patch of the radio.
+              .element("span", id: option + ".t", [], [.text(title)]),
+            ]))
+      }
+      return .element(element.tag, id: id, attributes, children)
     case nil:
       if field.submit != nil || field.cancel != nil || field.focus != nil || field.blur != nil {
         context.onField(id, field)

@@ -41,6 +41,13 @@
   const renderedValue = (element) =>
     element.tagName === "TEXTAREA" ? element.textContent : element.getAttribute("value") || "";
   const isCheckbox = (element) => element.type === "checkbox";
+  // A radio is one option of its group, the field the server knows: its choice is the group's
+  // edit, numbered under the group's id, and a gesture like a picker's.
+  const isRadio = (element) => element.type === "radio";
+  const radioGroup = (element) => element.closest("[role=radiogroup][id]");
+  const isCheckable = (element) => isCheckbox(element) || isRadio(element);
+  const fieldKey = (element) =>
+    isRadio(element) && radioGroup(element) ? radioGroup(element).id : element.id;
   // A tick names the version of the value the box showed: the server refuses one made on
   // a value that has changed since (another tab changed the item while this page was away).
   function checkMessage(element) {
@@ -91,7 +98,7 @@
   }
   function typedFields() {
     return [...drafts].map((id) => document.getElementById(id))
-      .filter((element) => isField(element) && !isCheckbox(element) && !isPicker(element))
+      .filter((element) => isField(element) && !isCheckable(element) && !isPicker(element))
       .map(inputMessage);
   }
 
@@ -162,11 +169,11 @@
     }
     // A field's live value follows the server's unless the page typed since the newest
     // edit the server had seen.
-    if (isField(old) && (seqs[old.id] || 0) <= (+next.dataset.ack || 0)) {
+    if (isField(old) && (seqs[fieldKey(old)] || 0) <= (+next.dataset.ack || 0)) {
       answered(old.id, +next.dataset.ack || 0);
-      if (isCheckbox(old)) old.checked = next.hasAttribute("checked");
+      if (isCheckable(old)) old.checked = next.hasAttribute("checked");
       else if (old.value !== renderedValue(next)) old.value = renderedValue(next);
-    } else if (isField(old) && !isCheckbox(old)) {
+    } else if (isField(old) && !isCheckable(old)) {
       const merged = typedAfterEnter(old.id, old.value, renderedValue(next), +next.dataset.ack);
       if (merged !== null) takeMerged(old, merged);
     }
@@ -251,14 +258,14 @@
         case "v":
           // The model changed the field on purpose; newer typing than it had seen stays.
           element.dataset.ack = patch[3];
-          if ((seqs[patch[1]] || 0) > patch[3]) {
-            const merged = isCheckbox(element) ? null
+          if ((seqs[fieldKey(element)] || 0) > patch[3]) {
+            const merged = isCheckable(element) ? null
               : typedAfterEnter(element.id, element.value, patch[2], patch[3]);
             if (merged !== null) takeMerged(element, merged);
             break;
           }
           answered(element.id, patch[3]);
-          if (isCheckbox(element)) element.checked = patch[2];
+          if (isCheckable(element)) element.checked = patch[2];
           else if (element.value !== patch[2]) element.value = patch[2];
           break;
       }
@@ -269,8 +276,8 @@
       const now = document.getElementById(id);
       if (!isField(now) || now === old) continue;
       let merged = null;
-      if ((seqs[id] || 0) > (+now.dataset.ack || 0)) {
-        if (isCheckbox(now)) now.checked = old.checked;
+      if ((seqs[fieldKey(now)] || 0) > (+now.dataset.ack || 0)) {
+        if (isCheckable(now)) now.checked = old.checked;
         else {
           merged = typedAfterEnter(id, old.value, now.value, +now.dataset.ack || 0);
           now.value = old.value;
@@ -297,7 +304,7 @@
       if (target && !keep && document.activeElement !== target) {
         target.focus({ preventScroll: redrawn });
         // A text field the server focuses takes its caret at the end, to type on.
-        if (isField(target) && !isCheckbox(target)) {
+        if (isField(target) && !isCheckable(target)) {
           setCaret(target, target.value.length, target.value.length);
         }
       }
@@ -321,6 +328,13 @@
   document.addEventListener("input", (event) => {
     const field = event.target;
     if (!isField(field) || isCheckbox(field)) return;
+    if (isRadio(field)) {
+      const group = radioGroup(field);
+      if (!group || !field.checked) return;
+      seqs[group.id] = (seqs[group.id] || 0) + 1;
+      send({ type: "input", id: group.id, value: field.value, seq: seqs[group.id] }, true);
+      return;
+    }
     seqs[field.id] = (seqs[field.id] || 0) + 1;
     // A choice is a gesture, sent again only until acknowledged: never a draft, which would be
     // sent again on every connection and could undo another tab's later choice.
@@ -334,17 +348,19 @@
     send(checkMessage(field));
   });
   document.addEventListener("focusin", (event) => {
-    if (isField(event.target)) send({ type: "focus", id: event.target.id });
+    if (isField(event.target) && !isRadio(event.target)) {
+      send({ type: "focus", id: event.target.id });
+    }
   });
   document.addEventListener("focusout", (event) => {
-    if (isField(event.target) && event.target.isConnected) {
+    if (isField(event.target) && !isRadio(event.target) && event.target.isConnected) {
       send({ type: "blur", id: event.target.id });
     }
   });
   document.addEventListener("keydown", (event) => {
     // Enter in a text area starts a new line; Escape cancels as in a text field.
     const isArea = event.target.tagName === "TEXTAREA";
-    if (isField(event.target) && !isCheckbox(event.target) && !isPicker(event.target) &&
+    if (isField(event.target) && !isCheckable(event.target) && !isPicker(event.target) &&
         !event.isComposing &&
         (event.key === "Escape" || (event.key === "Enter" && !isArea))) {
       event.preventDefault();

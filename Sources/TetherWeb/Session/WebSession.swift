@@ -550,6 +550,16 @@ public final class WebSession {
         element.children = [.text(text)]
         changes.removeAll { $0.name == "value" }
       }
+      if element.tag == "fieldset", let chosen = changes.first(where: { $0.name == "value" })?.value
+      {
+        // A radio group's choice is which of its radios is checked; each carries the edit
+        // number, and the group itself has no value.
+        element.children = element.children.map { child in
+          child.markingRadio(chosen: chosen, acknowledged: sequence)
+        }
+        node = .element(element)
+        return
+      }
       if element.tag == "select", let chosen = changes.first(where: { $0.name == "value" })?.value {
         // A picker's choice is also which option is marked selected.
         element.children = element.children.map { child in

@@ -12,7 +12,11 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
   /// The selection: the rule every view layer shares.
   public let listSelection: ListSelection<Row>
   private let rows: Property<[Row]>
-  private let format: (Row) -> [String]
+  private let content: Content
+  private enum Content {
+    case texts((Row) -> [String])
+    case markup((Row) -> Markup<Never>)
+  }
   private let attributes: [(name: String, value: String)]
 
   /// Creates a list.
@@ -29,7 +33,38 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
     onSelectionChange: @escaping (Int) -> Void = { _ in }, onChoose: @escaping (Int) -> Void
   ) {
     self.rows = rows
-    self.format = format
+    content = .texts(format)
+    attributes = label.map { listAttributes + [("aria-label", $0)] } ?? titledListAttributes
+    listSelection = ListSelection(rows: rows, onMove: onSelectionChange, onActivate: onChoose)
+  }
+
+  /// Creates a list whose rows are markup: each row's button holds what `row` gives.
+  ///
+  /// ```swift
+  /// ListView(rows: model.$rows, onChoose: { model.userSelected(row: $0) }) { row in
+  ///   span(.class("title")) { row.title }
+  ///   span(.class("detail")) { row.date }
+  /// }
+  /// ```
+  ///
+  /// Row content is inside a `<button>`, so it is phrasing content (`span`, `strong`, `em`,
+  /// `small`, text) and sends no action of its own: a click anywhere on the row selects and
+  /// chooses it.
+  ///
+  /// - Parameters:
+  ///   - rows: The rows.
+  ///   - label: What a screen reader announces for the list; `nil` (the default) names it by
+  ///     the screen's title, the page's `<h1>`.
+  ///   - onSelectionChange: Called with the new index whenever the selection moves.
+  ///   - onChoose: Called with the index when a row is chosen.
+  ///   - row: A row's content.
+  public init(
+    rows: Property<[Row]>, label: String? = nil,
+    onSelectionChange: @escaping (Int) -> Void = { _ in }, onChoose: @escaping (Int) -> Void,
+    @MarkupBuilder<Never> row: @escaping (Row) -> Markup<Never>
+  ) {
+    self.rows = rows
+    content = .markup(row)
     attributes = label.map { listAttributes + [("aria-label", $0)] } ?? titledListAttributes
     listSelection = ListSelection(rows: rows, onMove: onSelectionChange, onActivate: onChoose)
   }
@@ -45,20 +80,26 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
     let children = rows.enumerated().map { index, row -> HTMLNode in
       let rowID = "\(id).r\(idComponent("\(row.id)"))"
       context.onClick(rowID) { [weak self] in self?.listSelection.activate(index) }
-      let texts = format(row)
-      let lines = texts.enumerated().map { line, text -> HTMLNode in
-        .element(
-          "span", id: "\(rowID).\(line)", line == 0 ? titleAttributes : detailAttributes,
-          [.text(text)]
-        )
-      }
       // The selection is one attribute, so moving it costs two small patches.
       var attributes = rowAttributes
       if index == selected {
         attributes.append(("aria-selected", "true"))
         context.focus = rowID
       }
-      return .element("button", id: rowID, attributes, lines)
+      switch content {
+      case .texts(let format):
+        let lines = format(row).enumerated().map { line, text -> HTMLNode in
+          .element(
+            "span", id: "\(rowID).\(line)", line == 0 ? titleAttributes : detailAttributes,
+            [.text(text)]
+          )
+        }
+        return .element("button", id: rowID, attributes, lines)
+      case .markup(let markup):
+        // The row's own markup, named under the row: its elements are the button's children.
+        let children = markup(row).renderContent(of: rowID, in: context) { _ in }
+        return .element("button", id: rowID, attributes, children)
+      }
     }
     return .element("div", id: id, attributes, children)
   }

@@ -99,6 +99,50 @@ enum WebViewsArticle {
     }
   }
 
+  /// A list with a selection in markup.
+  @MainActor
+  final class MenuViewModel {
+    struct Row: Identifiable, Equatable {
+      var id: Int
+      var title: String
+      var price: String
+    }
+    @Output var rows = [
+      Row(id: 1, title: "Soup", price: "4 €"), Row(id: 2, title: "Tea", price: "2 €"),
+    ]
+    @Output var chosen: [Int] = []
+    func userSelected(row: Int) { chosen.append(rows[row].id) }
+  }
+
+  @MainActor
+  final class MenuScreen: WebScreen {
+    private let rows: ListView<MenuViewModel.Row>
+
+    init(_ model: MenuViewModel) {
+      rows = ListView(rows: model.$rows, onChoose: { model.userSelected(row: $0) }) { row in
+        span(.class("title")) { row.title }
+        span(.class("detail")) { row.price }
+      }
+    }
+
+    var embeddedViews: [any WebView] { [rows] }
+
+    var body: Markup<Never> {
+      vstack {
+        p(.class("dim")) { "Today's menu" }
+        rows
+      }
+    }
+  }
+
+  @MainActor
+  final class MenuFlow: FlowController {
+    let model = MenuViewModel()
+    func start(on navigator: any Navigator<MenuViewModel>) -> Screen<MenuViewModel> {
+      Screen(model, title: "Menu", owner: self)
+    }
+  }
+
   @MainActor
   static func makeApp() -> WebApp {
     let app = WebApp(title: "Shop", rootFlow: { QuantityFlow() }) { screen in
@@ -117,6 +161,17 @@ enum WebViewsArticle {
       #expect(try page.element("button[aria-label=Fewer]")[attribute: "disabled"] == nil)
       #expect(page.sent.last?.contains(#""2""#) == true, "the change went out as a patch")
       page.close()
+    }
+
+    @Test func theMenusListTakesTheKeysThroughItsScreen() async throws {
+      let flow = MenuFlow()
+      let app = WebApp(title: "Menu", rootFlow: { flow }) { MenuScreen($0.destination) }
+      let page = try await WebTestPage(app: app)
+      defer { page.close() }
+      #expect(try page.texts("[role=option] .detail") == ["4 €", "2 €"])
+      try await page.press(.end)
+      try await page.press(.enter)
+      #expect(flow.model.chosen == [2])
     }
 
     @Test func aComponentIsRenderedAloneAndTheRowsAreNotBuiltAgain() async throws {
