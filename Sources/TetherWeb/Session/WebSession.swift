@@ -19,8 +19,6 @@ public final class WebSession {
   public private(set) var secret: String = WebClient.newID()
   /// The browser the session belongs to.
   public let client: WebClient
-  /// Each field's newest edit number the page sent.
-  private var fieldAcks: [String: Int] = [:]
   /// Messages the session refused, newest last (at most 20), for logs and tests.
   public private(set) var refused: [WebSessionError] = []
 
@@ -418,23 +416,11 @@ public final class WebSession {
       renderToken?.runNow()
       return
     }
-    let patches = withNewestEdits(HTMLPatch.diff(from: shown, to: component.node))
+    let patches = HTMLPatch.diff(from: shown, to: component.node)
     if batching {
       pendingPatches += patches
     } else {
       sendUpdate(patches, redrawn: false)
-    }
-  }
-
-  /// The patches with each field's value sent with the newest of its edits this session has
-  /// seen, whatever the view rendered: the page applies it unless it has typed since.
-  private func withNewestEdits(_ patches: [HTMLPatch]) -> [HTMLPatch] {
-    guard !fieldAcks.isEmpty else { return patches }
-    return patches.map { patch in
-      guard case .value(let id, let value, let acknowledged) = patch,
-        let seen = fieldAcks[id], seen > acknowledged
-      else { return patch }
-      return .value(id: id, value: value, acknowledged: seen)
     }
   }
 
@@ -540,7 +526,6 @@ public final class WebSession {
   private func pageShows(
     _ attributes: [(name: String, value: String?)], on id: String, edit sequence: Int
   ) {
-    fieldAcks[id] = max(fieldAcks[id] ?? 0, sequence)
     pageTree?.updateElement(id) { node in
       guard case .element(var element) = node else { return }
       node = .text("")
@@ -707,7 +692,7 @@ public final class WebSession {
     let patches: [HTMLPatch]
     let redrawn = pageTree == nil
     if let pageTree {
-      patches = withNewestEdits(HTMLPatch.diff(from: pageTree, to: tree))
+      patches = HTMLPatch.diff(from: pageTree, to: tree)
     } else {
       patches = [.replace(id: "app", html: tree.html)]
     }
