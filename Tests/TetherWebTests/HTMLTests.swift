@@ -129,9 +129,9 @@ import Testing
       path: "/gallery", title: nil, focus: "r")
     #expect(
       message.json
-        == #"{"p":[["t","t","a \"b\"\n\u003c/script>"],["a","r","hidden",1]],"path":"/gallery"}"#
+        == #"{"p":[["t","t","a \"b\"\n\u003c/script>"],["a","r","hidden"]],"path":"/gallery","f":"r"}"#
     )
-    // Focus on an element no patch touches is named; none, nothing.
+    // Focus is named whether or not a patch touches its element; none, nothing.
     #expect(
       ServerMessage(patches: [.text(id: "t", text: "x")], focus: "row").json
         == #"{"p":[["t","t","x"]],"f":"row"}"#)

@@ -103,10 +103,10 @@ final class FruitApp {
     await session.receive(#"{"type":"key","key":"ArrowDown"}"#)
     #expect(
       sent == [
-        #"{"p":[["a","s1.r1","aria-selected"],["a","s1.r2","aria-selected","true",1]]}"#
+        #"{"p":[["a","s1.r1","aria-selected"],["a","s1.r2","aria-selected","true"]],"f":"s1.r2"}"#
       ])
     #expect(app.list.reached == [1])
-    // The server says what to focus: the patch marked 1. The page it served said too.
+    // The server says what to focus, by name. The page it served said too.
     #expect(page.contains(#"data-focus="s1.r1""#))
     // Two attribute changes, whatever the size of the page.
     #expect(sent[0].utf8.count < 200 && page.utf8.count > 600)

@@ -324,6 +324,33 @@ extension EndToEnd {
       }
     }
 
+    @Test func patchesAreRecordsOfNamedFieldsAndTheFocusIsNamed() async throws {
+      try await withPage { browser in
+        try await browser.run("__socket().open()")
+        // An attribute set, then the element the server names is focused.
+        try await browser.run(
+          #"__socket().receive({ p: [["a", "s1.2", "class", "primary"], ["t", "count", "3 notes"]], f: "s1.2" })"#
+        )
+        #expect(try await browser.run("return document.activeElement.id") as? String == "s1.2")
+        #expect(
+          try await browser.run("return document.getElementById('s1.2').className") as? String
+            == "primary")
+        #expect(try await browser.text("#count") == "3 notes")
+        // A record with no value removes the attribute; a number at the end is no focus mark.
+        try await browser.run(
+          #"__socket().receive({ p: [["a", "s1.2", "class"], ["i", "list", "list.a", "<li id='list.c'>C</li>", 1]] })"#
+        )
+        #expect(
+          try await browser.run("return document.getElementById('s1.2').hasAttribute('class')")
+            as? Bool == false)
+        #expect(
+          try await browser.run(
+            "return [...document.querySelectorAll('#list li')].map((li) => li.id).join(',')")
+            as? String == "list.a,list.c,list.b")
+        #expect(try await browser.run("return document.activeElement.id") as? String == "s1.2")
+      }
+    }
+
     @Test func aMissedMessageClosesTheSocketForARedraw() async throws {
       try await withPage { browser in
         try await browser.run(

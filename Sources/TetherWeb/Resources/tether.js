@@ -209,6 +209,25 @@
     return template.content;
   }
 
+  // The server's patches, each a record of fixed fields named here once (the order of
+  // `HTMLPatch`'s cases' fields in `ServerMessage.json`): `["a", id, name, value]` reads as
+  // { op: "a", id, name, value }. A field a patch leaves out is undefined (an attribute
+  // removed has no value).
+  const patchFields = {
+    r: ["id", "html"],            // replace the element
+    c: ["id", "html"],            // replace its children
+    t: ["id", "text"],            // set its text
+    a: ["id", "name", "value"],   // set an attribute; no value removes it
+    i: ["id", "after", "html"],   // insert after the child `after` ("" for first)
+    d: ["id"],                    // remove the element
+    v: ["id", "value", "ack"],    // a field's live value, as of the edit `ack`
+  };
+  function named(record) {
+    const patch = { op: record[0] };
+    (patchFields[record[0]] || []).forEach((field, index) => { patch[field] = record[index + 1]; });
+    return patch;
+  }
+
   function apply(message) {
     const typing = isTyping(document.activeElement) ? document.activeElement : null;
     const caret = typing && typeof typing.selectionStart === "number"
@@ -224,32 +243,28 @@
     if (message.r) resume = message.r;
     if (message.k) unacked = unacked.filter((gesture) => gesture.g > message.k);
     if (message.p.length > 0) pristine = false;
-    // The server says what to focus: a patch that ends in 1 focuses its element, else "f".
-    let focus = message.f;
-    for (const patch of message.p) {
-      if (patch.length > 3 && patch[0] !== "v" && typeof patch[patch.length - 1] === "number") {
-        patch.pop(); focus = patch[1];
-      } else if (patch.length > 4 && patch[0] === "v") {
-        patch.pop(); focus = patch[1];
-      }
-      const element = document.getElementById(patch[1]);
+    // The server names what to focus, "f"; the page never decides focus on its own.
+    const focus = message.f;
+    const patches = message.p.map(named);
+    for (const patch of patches) {
+      const element = document.getElementById(patch.id);
       if (!element) continue;
-      switch (patch[0]) {
+      switch (patch.op) {
         case "r": {
-          const next = parsed(patch[2]).firstChild;
+          const next = parsed(patch.html).firstChild;
           if (next) morph(element, next); else element.remove();
           break;
         }
-        case "c": morphChildren(element, parsed(patch[2])); break;
-        case "t": element.textContent = patch[2]; break;
+        case "c": morphChildren(element, parsed(patch.html)); break;
+        case "t": element.textContent = patch.text; break;
         case "a":
-          if (patch.length < 4) element.removeAttribute(patch[2]);
-          else element.setAttribute(patch[2], patch[3]);
+          if (patch.value === undefined) element.removeAttribute(patch.name);
+          else element.setAttribute(patch.name, patch.value);
           break;
         case "i": {
           const template = document.createElement("template");
-          template.innerHTML = patch[3];
-          const after = patch[2] ? document.getElementById(patch[2]) : null;
+          template.innerHTML = patch.html;
+          const after = patch.after ? document.getElementById(patch.after) : null;
           if (after && after.parentNode === element) after.after(...template.content.childNodes);
           else element.prepend(...template.content.childNodes);
           break;
@@ -257,16 +272,16 @@
         case "d": element.remove(); break;
         case "v":
           // The model changed the field on purpose; newer typing than it had seen stays.
-          element.dataset.ack = patch[3];
-          if ((seqs[fieldKey(element)] || 0) > patch[3]) {
+          element.dataset.ack = patch.ack;
+          if ((seqs[fieldKey(element)] || 0) > patch.ack) {
             const merged = isCheckable(element) ? null
-              : typedAfterEnter(element.id, element.value, patch[2], patch[3]);
+              : typedAfterEnter(element.id, element.value, patch.value, patch.ack);
             if (merged !== null) takeMerged(element, merged);
             break;
           }
-          answered(element.id, patch[3]);
-          if (isCheckable(element)) element.checked = patch[2];
-          else if (element.value !== patch[2]) element.value = patch[2];
+          answered(element.id, patch.ack);
+          if (isCheckable(element)) element.checked = patch.value;
+          else if (element.value !== patch.value) element.value = patch.value;
           break;
       }
     }
@@ -295,7 +310,7 @@
     if (message.title) document.title = message.title;
     // A reconnect redraws the whole app: the page stays where the reader had scrolled it,
     // and focusing the selection again does not scroll it.
-    const redrawn = message.p.some((patch) => patch[0] === "r" && patch[1] === "app");
+    const redrawn = patches.some((patch) => patch.op === "r" && patch.id === "app");
     if (redrawn) window.scrollTo(0, scrollY);
     if (focus) {
       // The server decides focus; a redraw does not take it from a field being typed in.

@@ -279,22 +279,20 @@ public struct ServerMessage: Equatable, Sendable {
     self.resume = resume
   }
 
-  /// The message as compact JSON: patches as arrays (`["t", id, text]`; an attribute set is
-  /// `["a", id, name, value]`, removed `["a", id, name]`; a child inserted
-  /// `["i", parent, after, html]`, with `""` for first; an element removed `["d", id]`). The element to focus is marked by a
-  /// trailing `1` on the last patch that targets it (`["a", id, "aria-selected", "true", 1]`:
-  /// two bytes on a selection move), or, when no patch does, named by `"f"`.
+  /// The message as compact JSON: `{"p": [patch, …], "path", "title", "f", "r", "k"}`, each
+  /// key present only when it has a value. A patch is a record of fixed fields, its kind
+  /// first: `["r", id, html]` replaces an element, `["c", id, html]` its children,
+  /// `["t", id, text]` sets its text, `["a", id, name, value]` sets an attribute (with no
+  /// value, removes it), `["i", parent, after, html]` inserts after the child `after` (`""`
+  /// for first), `["d", id]` removes an element, `["v", id, value, acknowledged]` sets a
+  /// field's live value. The page's script names the same fields in one table
+  /// (`patchFields` in `tether.js`). `"f"` names the element to focus.
   public var json: String {
     var parts: [String] = []
-    let focusPatch = focus.flatMap { focus in self.patches.lastIndex { $0.targetID == focus } }
-    let patches = self.patches.enumerated().map { index, patch -> String in
-      let json = Self.json(patch)
-      return index == focusPatch ? json.dropLast() + ",1]" : json
-    }
-    parts.append("\"p\":[\(patches.joined(separator: ","))]")
+    parts.append("\"p\":[\(patches.map(Self.json).joined(separator: ","))]")
     if let path { parts.append("\"path\":\(quote(path))") }
     if let title { parts.append("\"title\":\(quote(title))") }
-    if let focus, focusPatch == nil { parts.append("\"f\":\(quote(focus))") }
+    if let focus { parts.append("\"f\":\(quote(focus))") }
     if let resume { parts.append("\"r\":\(quote(resume))") }
     if let acknowledged { parts.append("\"k\":\(acknowledged)") }
     return "{\(parts.joined(separator: ","))}"

@@ -521,8 +521,8 @@ public final class WebSession {
     return nil
   }
 
-  /// Records what the page shows after its edit number `sequence` of field `id`: the newest
-  /// edit seen (a value sent back carries it) and the field's live attributes in the kept tree.
+  /// Records in the kept tree what the page shows after its edit number `sequence` of field
+  /// `id`: the field's live attributes, so the model taking the edit is no change to send.
   private func pageShows(
     _ attributes: [(name: String, value: String?)], on id: String, edit sequence: Int
   ) {
