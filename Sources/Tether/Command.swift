@@ -32,6 +32,9 @@
 ///   work then returns or throws is dropped (no value, no error), with the outcome
 ///   ``Outcome/cancelled``. Cancelling the task that awaits ``run(_:)`` cancels the run too.
 /// - **Disabled.** While `enabledIf` is `false` no run starts (``Outcome/disabled``).
+/// - **Retries.** With a ``RetryPolicy`` other than ``RetryPolicy/never``, a run whose work
+///   fails makes it again after the policy's wait; the attempts are one run, and only the
+///   last attempt's error reaches ``lastError`` and ``errors``.
 ///
 /// > Note: The command keeps `work`, and its task keeps `work` while it runs: capture services,
 /// > not the view model that owns the command, or the view model lives until the work ends.
@@ -117,6 +120,8 @@ public final class Command<Input, Output, Failure: Error> {
     return Signal<Failure>.pipe()
   }()
   private let enabledIf: Property<Bool>?
+  /// When a failed attempt is made again.
+  public let retry: RetryPolicy<Failure>
   private let work: @MainActor (Input) async throws(Failure) -> Output
   /// The task of the run in flight, cancelled by `deinit`.
   ///
@@ -145,15 +150,19 @@ public final class Command<Input, Output, Failure: Error> {
   ///     always.
   ///   - lifetime: A lifetime whose end cancels the run in flight and refuses later ones, such
   ///     as the lifetime of the screen or view model that owns the command.
+  ///   - retry: When a run makes its work again after it fails (``RetryPolicy``); by default
+  ///     it never does.
   ///   - work: The work of one run, given the run's input.
   public init(
     reentry: Reentry = .refuse,
     enabledIf: Property<Bool>? = nil,
     cancelledWith lifetime: Lifetime? = nil,
+    retry: RetryPolicy<Failure> = .never,
     _ work: @escaping @MainActor (Input) async throws(Failure) -> Output
   ) {
     self.reentry = reentry
     self.enabledIf = enabledIf
+    self.retry = retry
     self.work = work
     lifetime?.observeEnded { [weak self] in
       self?.hasEnded = true
@@ -251,12 +260,25 @@ public final class Command<Input, Output, Failure: Error> {
     setFailure(nil)
     setExecuting(true)
     let work = self.work
+    let retry = self.retry
     let task = Task { @MainActor [weak self] in
-      let outcome: Outcome
-      do throws(Failure) {
-        outcome = .success(try await work(input))
-      } catch {
-        outcome = .failure(error)
+      var outcome: Outcome
+      var attempt = 1
+      while true {
+        do throws(Failure) {
+          outcome = .success(try await work(input))
+        } catch {
+          outcome = .failure(error)
+          // Another attempt after the policy's wait, unless the run was cancelled meanwhile
+          // (the sleep throws then) or the policy is done.
+          if !Task.isCancelled, let wait = retry.wait(after: attempt, for: error),
+            (try? await retry.pause(for: wait)) != nil, !Task.isCancelled
+          {
+            attempt += 1
+            continue
+          }
+        }
+        break
       }
       self?.finish(run: run, with: Task.isCancelled ? .cancelled : outcome)
     }
