@@ -53,6 +53,35 @@ public func observe(
   return TrackerToken(tracker)
 }
 
+/// ``observe(isolation:_:)`` that also says, each time it runs, why: every change of a Tether
+/// property it read since the last run (the value's type and the value it changed to), or a
+/// change of an `@Observable` object it read — SwiftUI's `_printChanges()`, for an
+/// observation. For finding an extra re-run while debugging; the plain `observe { }` pays
+/// nothing for it.
+///
+/// ```swift
+/// observe(debug: "cart view") { view.render(model.items, model.total) }
+/// // cart view: first run
+/// // cart view: runs again: a Property<Int> it read became 12
+/// ```
+///
+/// - Parameters:
+///   - isolation: The actor whose turns run `apply`; inferred from the caller.
+///   - label: Starts each line, to tell observations apart.
+///   - log: Where each line goes; standard output by default.
+///   - apply: The work to re-run.
+/// - Returns: A token that ends the observation, as ``observe(isolation:_:)``'s does.
+public func observe(
+  isolation: isolated (any Actor) = #isolation,
+  debug label: String, to log: @escaping (String) -> Void = { print($0) },
+  _ apply: @escaping () -> Void
+) -> ObservationToken {
+  let tracker = DependencyTracker(
+    apply: apply, queue: FlushQueue.shared(by: isolation), debugLog: { log("\(label): \($0)") })
+  tracker.run()
+  return TrackerToken(tracker)
+}
+
 /// Runs now, on this actor, every `observe { }` re-run it owes, instead of in the job the first
 /// change scheduled; returns when none is left.
 ///

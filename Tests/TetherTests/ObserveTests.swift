@@ -420,3 +420,45 @@ private actor CounterActor {
   }
 
 }
+
+@MainActor
+@Suite struct ObserveDebugTests {
+  @Test func aDebuggedObservationSaysWhichChangeMadeItRunAgain() async {
+    let items = MutableProperty(["tea"])
+    let total = MutableProperty(3)
+    let unread = MutableProperty("never read")
+    var lines: [String] = []
+    var seen: [Int] = []
+    let token = observe(debug: "cart", to: { lines.append($0) }) {
+      seen.append(items.value.count + total.value)
+    }
+    #expect(lines == ["cart: first run"])
+    total.value = 12
+    items.value = ["tea", "milk"]
+    unread.value = "still not read"
+    flushObservations()
+    #expect(seen == [4, 14], "one run for the burst")
+    #expect(
+      lines.last
+        == #"cart: runs again: a Property<Int> it read became 12; a Property<Array<String>> it read became ["tea", "milk"]"#
+    )
+    // A run asked for with no change says so; a value too long for a line is cut.
+    token.runNow()
+    #expect(lines.last == "cart: runs again: asked to")
+    items.value = [String(repeating: "x", count: 500)]
+    flushObservations()
+    let last = lines.last ?? ""
+    #expect(last.hasSuffix("…") && last.count < 260, "\(last.count)")
+    _ = token
+  }
+
+  @Test func aDebuggedObservationSaysAnObservableChangeMadeItRunAgain() async {
+    let model = Model()
+    var lines: [String] = []
+    let token = observe(debug: "name", to: { lines.append($0) }) { _ = model.firstName }
+    model.firstName = "Grace"
+    await expectEventually { lines.count == 2 }
+    #expect(lines.last == "name: runs again: an @Observable property it read changed")
+    _ = token
+  }
+}

@@ -43,9 +43,35 @@ internal final class DependencyTracker: @unchecked Sendable {
   /// Above this many dependencies, reads are found through `positions`.
   private static let linearSearchLimit = 12
 
-  init(apply: @escaping () -> Void, queue: FlushQueue) {
+  init(apply: @escaping () -> Void, queue: FlushQueue, debugLog: ((String) -> Void)? = nil) {
     self.apply = apply
     self.queue = queue
+    debugger = debugLog.map(Debugger.init)
+  }
+
+  /// What `observe(debug:)` keeps: where it writes why each run happens, and the changes since
+  /// the last run. `nil` for every other observation, which then pays one word for it.
+  private final class Debugger {
+    let log: (String) -> Void
+    var reasons: [String] = []
+    init(log: @escaping (String) -> Void) { self.log = log }
+  }
+  private let debugger: Debugger?
+
+  /// Whether this tracker says why it runs (its dependencies then describe their changes).
+  var isDebugging: Bool { debugger != nil }
+
+  /// A property this tracker read has changed, as `reason` says: run again in the actor's next
+  /// flush, and say why.
+  func setNeedsRun(because reason: String) {
+    guard !isCancelled, let debugger else { return }
+    // A burst of many changes keeps the first few reasons and counts the rest.
+    if debugger.reasons.count < 8 {
+      debugger.reasons.append(reason.count <= 200 ? reason : String(reason.prefix(200)) + "…")
+    } else if debugger.reasons.count == 8 {
+      debugger.reasons.append("and more")
+    }
+    setNeedsRun()
   }
 
   /// Called from ``Property/value`` while a run of this tracker is on the thread.
@@ -95,6 +121,14 @@ internal final class DependencyTracker: @unchecked Sendable {
   func run() {
     guard !isCancelled else { return }
     isDirty = false
+    if let debugger {
+      let reasons = debugger.reasons
+      debugger.reasons = []
+      debugger.log(
+        runs == 0
+          ? "first run"
+          : "runs again: " + (reasons.isEmpty ? "asked to" : reasons.joined(separator: "; ")))
+    }
     runs &+= 1
     let run = runs
     let outer = tether_get_current_tracker()
@@ -114,6 +148,7 @@ internal final class DependencyTracker: @unchecked Sendable {
     // A later run has already seen the change (and registered again); a dirty tracker will
     // run in the flush that is already scheduled.
     guard run == runs, !isDirty else { return }
+    debugger?.reasons.append("an @Observable property it read changed")
     self.run()
   }
 

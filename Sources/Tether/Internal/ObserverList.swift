@@ -229,7 +229,15 @@ internal final class ObserverList<Value>: ObserverListBase {
     let id = nextID
     nextID &+= 1
     ids.append(id)
-    actions.append(Action { [unowned(unsafe) tracker] _ in tracker.setNeedsRun() })
+    if tracker.isDebugging {
+      // `observe(debug:)` says what changed: the value's type and the value it changed to.
+      actions.append(
+        Action { [unowned(unsafe) tracker] value in
+          tracker.setNeedsRun(because: "a Property<\(Value.self)> it read became \(value)")
+        })
+    } else {
+      actions.append(Action { [unowned(unsafe) tracker] _ in tracker.setNeedsRun() })
+    }
     return id
   }
 
