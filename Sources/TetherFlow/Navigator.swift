@@ -47,6 +47,31 @@ extension Navigator {
     present(alert) { _ in }
   }
 
+  /// The actions of the alert buttons pressed, as values of the flow's own action type:
+  /// ``alertResponses`` read with ``ScreenAlert/Button/action(as:)``, leaving out a button with
+  /// no action or with another type's. A flow switches over its actions, with no `nil` case,
+  /// whichever server showed the alert:
+  ///
+  /// ```swift
+  /// enum CoursesAction: Codable { case remove(id: Int), moveToTop(id: Int) }
+  ///
+  /// navigator.alertActions(CoursesAction.self).observe { action in
+  ///   switch action {
+  ///   case .remove(let id): list.removalConfirmed(id: id)
+  ///   case .moveToTop(let id): list.moveToTopConfirmed(id: id)
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameter type: The flow's action type, which its buttons were made with
+  ///   (``ScreenAlert/Button/init(_:role:action:)``).
+  /// - Returns: Each pressed button's action.
+  public func alertActions<Action: Decodable>(
+    _ type: Action.Type = Action.self
+  ) -> Signal<Action> {
+    alertResponses.compactMap { $0.action(as: Action.self) }
+  }
+
   /// Shows `screen` as a sheet and waits for its result: the first value `result` sends (the
   /// sheet's view model saying "done, with this"), after which the sheet is dismissed; `nil`
   /// if the sheet is dismissed first (closed by the person, replaced, or the stack changed).

@@ -29,6 +29,23 @@ private enum OtherAction: Codable, Equatable {
         == ScreenAlert.Button("Archive", payload: #"{"archive":{}}"#).payload)
   }
 
+  @Test func aFlowHearsItsOwnActionsAsValuesAndNothingForOtherButtons() {
+    let navigator = RecordingNavigator<String>()
+    navigator.setRoot(Screen("root", title: "Root"))
+    let actions = navigator.alertActions(CourseAction.self).record()
+    let others = navigator.alertActions(OtherAction.self).record()
+    let remove = ScreenAlert.Button("Remove", role: .confirm, action: CourseAction.remove(id: 2))
+    let share = ScreenAlert.Button("Share", action: OtherAction.share(url: "https://a.example"))
+    let cancel = ScreenAlert.Button("Cancel", role: .cancel)
+    let buttons = [remove, share, cancel]
+    for pressed in [remove, cancel, share, remove] {
+      navigator.present(ScreenAlert(title: "Course", message: "", buttons: buttons))
+      #expect(navigator.stack.respond(to: pressed))
+    }
+    #expect(actions.values == [.remove(id: 2), .remove(id: 2)])
+    #expect(others.values == [.share(url: "https://a.example")])
+  }
+
   @Test func aPressedButtonReachesOnResponseThenAlertResponses() {
     let stack = ScreenStack<String>()
     stack.setRoot(Screen("root", title: "Root"))

@@ -39,16 +39,14 @@ public final class CoursesFlow: FlowController {
     .store(in: lifetime)
     // A pressed button's action, data in the alert: it also reaches a flow rebuilt on another
     // server after the one that showed the alert died (a web session's resume).
-    navigator.alertResponses.observe { [weak navigator, weak list] button in
-      switch button.action(as: CoursesAction.self) {
+    navigator.alertActions(CoursesAction.self).observe { [weak navigator, weak list] action in
+      switch action {
       case .remove(let id):
         list?.removalConfirmed(id: id)
         navigator?.pop()  // the alert was over the course's detail: back to the list
       case .moveToTop(let id):
         list?.moveToTopConfirmed(id: id)
         navigator?.pop()
-      case nil:
-        break
       }
     }
     .store(in: lifetime)

@@ -112,10 +112,9 @@ enum FlowControllersArticle {
         }
       }
       .store(in: lifetime)
-      navigator.alertResponses.observe { [weak list] button in
-        switch button.action(as: CourseAction.self) {
+      navigator.alertActions(CourseAction.self).observe { [weak list] action in
+        switch action {
         case .delete(let id): list?.deleteConfirmed(id: id)
-        case nil: break  // Cancel, or another flow's button
         }
       }
       .store(in: lifetime)
