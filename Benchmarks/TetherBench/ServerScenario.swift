@@ -30,8 +30,13 @@ enum ServedKind: String {
   /// The showcase (the Gallery for a selection move).
   case showcase
   /// Hummingbird alone: a WebSocket route that answers each message with a 31-byte text (the
-  /// counter's patch size), and one that holds its socket open: the floor under Tether.
+  /// counter's patch size), and one that holds its socket open.
   case hummingbird
+  /// SwiftNIO alone, answering each message on the event loop (BareNIOServer.swift).
+  case nio
+  /// SwiftNIO alone, answering each message after a hop to the main actor and back: the floor
+  /// under any server whose sessions live on the main actor.
+  case nioHop = "nio-hop"
 }
 
 // MARK: - The child: servers
@@ -112,6 +117,10 @@ func serve(_ kind: ServedKind) async throws -> Never {
       onServerRunning: { channel in await announce(channel.localAddress?.port ?? 0) },
       logger: logger)
     try await app.runService(gracefulShutdownSignals: [])
+  case .nio, .nioHop:
+    try await serveBareNIO(hop: kind == .nioHop) { port in
+      Task { await announce(port) }
+    }
   }
   exit(0)
 }
@@ -236,28 +245,42 @@ private func cpuPerGesture(
 
 /// W6: server CPU per gesture. Each repetition drives `gestures` gestures through one
 /// connected socket and divides the child's CPU (utime + stime) by them: the counter's click,
-/// the Gallery's ArrowDown/ArrowUp, and Hummingbird alone answering each message with 31 B
-/// (the baseline: the socket, the frames and the HTTP server, with no app behind them). The
+/// the Gallery's ArrowDown/ArrowUp, and the floors answering each message with 31 B: bare
+/// SwiftNIO on its event loop, the same after a hop to the main actor and back (the baseline),
+/// and Hummingbird alone (the socket, the frames and the HTTP server, with no app behind them). The
 /// breakdown row is a click handled in this process by the session registry (decode, view
 /// model, render, diff, encode; no socket), wall time per click.
 @MainActor
 func runW6(_ bench: Bench, gestures: Int) async {
   let scenario = "W6 server CPU per gesture"
   guard procIsReadable(scenario) else { return }
-  do {
-    let floor = try ChildServer(.hummingbird)
-    defer { floor.stop() }
-    let socket = try Connection(port: floor.port)
-    try socket.upgrade("/ws", port: floor.port)
-    let measured = try cpuPerGesture(
-      floor, socket: socket, gestures: gestures, repetitions: bench.repetitions,
-      scenario: scenario, message: { _ in #"{"type":"click","id":"s1.2"}"# })
-    bench.checksum &+= measured.bytesPerGesture
-    bench.record(
-      scenario, "Hummingbird alone: 28 B in, 31 B out", baseline: true,
-      samples: measured.samples, unit: "µs", note: "a WebSocket route, no app")
-  } catch {
-    invalid("\(scenario): \(error)")
+  // The floors, each answering a 28 B message with 31 B: SwiftNIO on its event loop, the same
+  // with a hop to the main actor and back (the baseline: the least a server whose sessions
+  // live on the main actor can pay), and Hummingbird's WebSocket route.
+  let floors: [(ServedKind, String, String)] = [
+    (
+      .nioHop, "bare SwiftNIO + a main-actor hop",
+      "NIOHTTP1 + NIOWebSocket, answered after a hop to the main actor and back"
+    ),
+    (.nio, "bare SwiftNIO: 28 B in, 31 B out", "the same, answered on the event loop"),
+    (.hummingbird, "Hummingbird alone: 28 B in, 31 B out", "a WebSocket route, no app"),
+  ]
+  for (kind, name, note) in floors {
+    do {
+      let floor = try ChildServer(kind)
+      defer { floor.stop() }
+      let socket = try Connection(port: floor.port)
+      try socket.upgrade("/ws", port: floor.port)
+      let measured = try cpuPerGesture(
+        floor, socket: socket, gestures: gestures, repetitions: bench.repetitions,
+        scenario: scenario, message: { _ in #"{"type":"click","id":"s1.2"}"# })
+      bench.checksum &+= measured.bytesPerGesture
+      bench.record(
+        scenario, name, baseline: kind == .nioHop, samples: measured.samples, unit: "µs",
+        note: note)
+    } catch {
+      invalid("\(scenario): \(error)")
+    }
   }
   do {
     let counter = try ChildServer(.counter)
@@ -329,8 +352,9 @@ func runW6(_ bench: Bench, gestures: Int) async {
 /// fresh child, opens 10 sessions (first-use caches), then 200 more, each a page and its
 /// socket with its hello answered, and divides the growth of the child's heap and RSS by 200,
 /// 6 s after the last (idle: past the timers a new connection starts) and 0.3 s after it.
-/// The baseline is Hummingbird alone holding 200 idle WebSockets, and the same after a page
-/// GET and one message each way; the breakdown rows are a connected counter session in this
+/// The baseline is bare SwiftNIO holding 200 idle WebSockets (the server that hops to the
+/// main actor per message); beside it SwiftNIO answering on its event loop, Hummingbird alone,
+/// and Hummingbird after a page GET and one message each way; the breakdown rows are a connected counter session in this
 /// process (the registry's part, no socket).
 @MainActor
 func runW7(_ bench: Bench, sessions count: Int = 200) async {
@@ -341,9 +365,18 @@ func runW7(_ bench: Bench, sessions count: Int = 200) async {
   var resident: [Double] = []
   var floorHeap: [Double] = []
   var floorResident: [Double] = []
+  var nioHeap: [Double] = []
+  var nioHopHeap: [Double] = []
   var pageAndSocket: [Double] = []
   do {
     for _ in 0..<bench.repetitions {
+      let nio = try await growthPerConnection(.nio, count: count) { try upgraded(port: $0) }
+      nioHeap.append(nio.heap)
+      let nioHop = try await growthPerConnection(.nioHop, count: count) {
+        try upgraded(port: $0)
+      }
+      nioHopHeap.append(nioHop.heap)
+      bench.checksum &+= nio.held + nioHop.held
       let floor = try await growthPerConnection(.hummingbird, count: count) {
         try upgraded(port: $0)
       }
@@ -372,7 +405,13 @@ func runW7(_ bench: Bench, sessions count: Int = 200) async {
     invalid("\(scenario): \(error)")
   }
   bench.record(
-    scenario, "Hummingbird alone, heap per socket", baseline: true, samples: floorHeap,
+    scenario, "bare SwiftNIO + a main-actor hop, heap", baseline: true, samples: nioHopHeap,
+    unit: "bytes", note: "an idle WebSocket: NIOHTTP1 + NIOWebSocket, no task per socket")
+  bench.record(
+    scenario, "bare SwiftNIO, heap per socket", samples: nioHeap, unit: "bytes",
+    note: "the same, answering on the event loop")
+  bench.record(
+    scenario, "Hummingbird alone, heap per socket", samples: floorHeap,
     unit: "bytes", note: "an idle WebSocket, no app")
   bench.record(
     scenario, "Hummingbird alone, a page GET + socket", samples: pageAndSocket, unit: "bytes",
