@@ -22,8 +22,10 @@ struct ClusterCommand: AsyncParsableCommand {
       only, a free port) and deletes on exit. Needs postgresql then (apt-get install postgresql).
       """)
 
-  @Option(help: "How many nodes.")
-  var nodes = 3
+  // All of a node's sessions share its main actor, so a node uses one core for view-model
+  // work: one node per core uses them all, and two at least keep a node to fail over to.
+  @Option(help: "How many nodes (default: one per core, at least 2).")
+  var nodes = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
   @Option(help: "The port HAProxy listens on (127.0.0.1); 0 picks a free one.")
   var port = 8080
