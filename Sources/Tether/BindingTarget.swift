@@ -8,7 +8,7 @@
 ///   let lifetime = Lifetime()
 ///   var title = ""
 /// }
-///
+/// // …
 /// cell.bindable(\.title) <~ viewModel.title
 /// spinner.bindable(\.isHidden) <~ viewModel.isLoading.map { !$0 }
 /// ```

@@ -11,7 +11,7 @@
 ///     load = Command { () async throws(ServiceError) in try await service.courses() }
 ///   }
 /// }
-///
+/// // …
 /// let outcome = await viewModel.load.run()   // a test awaits the run and its outcome
 /// viewModel.load.start()                     // a view's Retry button starts it and returns
 /// ```

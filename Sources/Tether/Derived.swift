@@ -3,19 +3,19 @@
 ///
 /// ```swift
 /// @MainActor final class PhotoListViewModel {
-///   @Output public private(set) var rows: [PhotoListCellViewModel] = []
-///   @Output public private(set) var isLoadingMore = false
-///   @Derived(\PhotoListViewModel.$rows, \.count) public var numberOfCells: Int
+///   @Output private(set) var rows: [PhotoListCellViewModel] = []
+///   @Output private(set) var isLoadingMore = false
+///   @Derived(\PhotoListViewModel.$rows, \.count) var numberOfCells: Int
 ///   @Derived({ (model: PhotoListViewModel) in
 ///     model.$isLoadingMore.combineLatest(with: model.$rows).map { loading, rows in
 ///       loading ? "Loading more photos…" : "\(rows.count) photos"
 ///     }
 ///   })
-///   public var statusText: String
+///   var statusText: String
 /// }
-///
+/// // …
 /// label.bindable(\.text) <~ viewModel.$statusText
-/// observe { render(viewModel.numberOfCells) }  // a read is tracked
+/// observe { render(viewModel.numberOfCells) }.store(in: lifetime)  // a read is tracked
 /// ```
 ///
 /// Give it the output it follows and a transform, or a closure that is given the view model
@@ -74,7 +74,7 @@ public struct Derived<Owner: AnyObject, Value> {
   }
 
   /// Declares the output that follows one other output through `transform`:
-  /// `@Derived(\PhotoListViewModel.$rows, \.count) public var numberOfCells: Int`.
+  /// `@Derived(\PhotoListViewModel.$rows, \.count) var numberOfCells: Int`.
   ///
   /// - Parameters:
   ///   - source: The view model's output (its face, `\.$rows`) or input property.

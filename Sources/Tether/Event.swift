@@ -3,13 +3,13 @@
 ///
 /// ```swift
 /// @MainActor final class PhotoListViewModel {
-///   @Event public var route: Signal<Route>
+///   @Event var route: Signal<Route>
 ///
 ///   func userPressed(_ photo: Photo) {
 ///     if photo.forSale { _route.send(.detail(photo.id)) }
 ///   }
 /// }
-///
+/// // …
 /// viewModel.route.observe { route in navigator.show(route) }  // the read-only side
 /// ```
 ///

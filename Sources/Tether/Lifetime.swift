@@ -4,9 +4,10 @@
 /// owner's `deinit` then ends every observation it made, with no bookkeeping:
 ///
 /// ```swift
-/// final class ProfileHeaderView: LifetimeProvider {
+/// @MainActor final class ProfileHeaderView: @MainActor LifetimeProvider {
 ///   let lifetime = Lifetime()
 ///   let name = Label()
+///   let bio = Label()
 ///
 ///   func bind(to viewModel: ProfileHeaderViewModel) {
 ///     BindingTarget(name, \.text, lifetime: lifetime) <~ viewModel.nickname

@@ -4,7 +4,7 @@
 /// ```swift
 /// let diff = ListDiff(from: oldCells, to: newCells)
 /// list.apply(diff)                        // a view applies the minimal update
-/// assert(try oldCells.applying(diff) == newCells)
+/// assert((try? oldCells.applying(diff)) == newCells)
 /// ```
 ///
 /// Elements are matched by `id`; a matched element whose value differs (`!=`) is an update.
@@ -237,7 +237,7 @@ extension ListDiff {
   ///
   /// ```swift
   /// let diff = ListDiff(from: [a, b, c], to: [c, a])
-  /// diff.newIndices()   // [1, nil, 0]
+  /// let positions = diff.newIndices()   // [1, nil, 0]
   /// ```
   public func newIndices() -> [Int?] {
     var result = [Int?](repeating: nil, count: oldCount)

@@ -7,6 +7,7 @@
 /// ```swift
 /// final class PhotoListView {
 ///   private let lifetime = Lifetime()
+///   private let spinner = Spinner()
 ///
 ///   init(viewModel: PhotoListViewModel) {
 ///     viewModel.isLoading.observe { [weak self] in self?.spinner.isHidden = !$0 }

@@ -3,18 +3,20 @@
 ///
 /// ```swift
 /// @MainActor final class PhotoListViewModel {
-///   @Output public private(set) var isLoading = false
-///   @Output public private(set) var rows: [PhotoListCellViewModel] = []
+///   private let service = PhotoService()
+///   @Output private(set) var isLoading = false
+///   @Output private(set) var rows: [PhotoListCellViewModel] = []
 ///
-///   func viewDidLoad() async {
+///   func viewDidLoad() async throws {
 ///     isLoading = true                       // delivered to observers, in order
 ///     rows = try await service.photos().map(PhotoListCellViewModel.init)
 ///     isLoading = false
 ///   }
 /// }
-///
-/// spinner.bindable(\.isAnimating) <~ viewModel.$isLoading      // the read-only face
-/// observe { [weak view] in view?.render(viewModel.rows) }      // a read is tracked
+/// // …
+/// spinner.bindable(\.isAnimating) <~ viewModel.$isLoading  // the read-only face
+/// observe { [weak view] in view?.render(viewModel.rows) }  // a read is tracked
+///   .store(in: lifetime)
 /// ```
 ///
 /// Declare outputs `private(set)`: the setter is then the view model's alone, and the face,

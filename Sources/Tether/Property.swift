@@ -12,8 +12,9 @@ import TetherTrackingSupport
 ///   private let _isLoading = MutableProperty(false)
 ///   var isLoading: Property<Bool> { _isLoading }     // outputs are read-only by type
 /// }
-///
-/// let token = viewModel.isLoading.observe { spinner.isAnimating = $0 }  // runs now, then on change
+/// // …
+/// // Runs now, then on each change.
+/// let token = viewModel.isLoading.observe { spinner.isAnimating = $0 }
 /// ```
 ///
 /// Derived properties (`map(_:)`, ``combineLatest(with:)``, ``skipRepeats()``…) are
@@ -214,6 +215,7 @@ public class Property<Value> {
 ///
 /// ```swift
 /// @MainActor final class EntryViewModel {
+///   private let fetcher = UserFetcher()
 ///   private let _userName = MutableProperty<String?>(nil)
 ///   var userName: Property<String?> { _userName }
 ///

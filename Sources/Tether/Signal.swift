@@ -6,6 +6,7 @@
 ///
 /// ```swift
 /// @MainActor final class PhotoListViewModel {
+///   private var photos: [Photo] = []
 ///   @Event var alertMessage: Signal<String>
 ///
 ///   func userPressed(at index: Int) {

@@ -6,9 +6,14 @@ import Tether
 ///
 /// ```swift
 /// @MainActor final class CoursesFlow: FlowController {
+///   let services: AppServices
+///   private let lifetime = Lifetime()
+///
+///   init(services: AppServices) { self.services = services }
+///
 ///   func start(on navigator: any Navigator<AppDestination>) -> Screen<AppDestination> {
 ///     let list = CourseListViewModel(service: services.courses)
-///     list.route.observe { [weak self, weak navigator] detail in
+///     list.route.observe { [weak navigator] detail in
 ///       navigator?.push(Screen(.courseDetail(detail), title: detail.titleText,
 ///                              path: ["course", "\(detail.course.id)"]))
 ///     }.store(in: lifetime)

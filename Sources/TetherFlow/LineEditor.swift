@@ -10,7 +10,7 @@
 /// var field = LineEditor("Buy mlk")
 /// field.apply(.moveLeft)
 /// field.apply(.insert("i"))
-/// field.text  // "Buy milk"
+/// print(field.text)  // "Buy milk"
 /// ```
 public struct LineEditor: Equatable, Hashable, Sendable {
   /// The text.

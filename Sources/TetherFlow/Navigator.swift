@@ -61,6 +61,7 @@ extension Navigator {
   ///   case .moveToTop(let id): list.moveToTopConfirmed(id: id)
   ///   }
   /// }
+  /// .store(in: lifetime)
   /// ```
   ///
   /// - Parameter type: The flow's action type, which its buttons were made with

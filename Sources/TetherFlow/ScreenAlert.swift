@@ -49,7 +49,7 @@ public struct ScreenAlert: Codable, Equatable, Hashable, Sendable, CustomStringC
     /// ```swift
     /// enum CourseAction: Codable, Equatable { case remove(id: Int) }
     ///
-    /// ScreenAlert.Button("Remove", role: .confirm, action: CourseAction.remove(id: 2))
+    /// let remove = ScreenAlert.Button("Remove", role: .confirm, action: CourseAction.remove(id: 2))
     /// ```
     ///
     /// The flow observes ``Navigator/alertResponses`` and reads the action back with

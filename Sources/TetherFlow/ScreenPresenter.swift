@@ -11,7 +11,7 @@ import Tether
 /// ```swift
 /// let presenter = ScreenPresenter(stack: stack) { screen in makeView(for: screen) }
 /// switch presenter.route(key.screenKey, isBack: key == .escape, toTopView: { $0.handle(key) }) {
-/// case .alert, .view, .back: break
+/// case .alert, .sheet, .view, .back: break
 /// case .unhandled: quitIfAsked(key)
 /// }
 /// ```

@@ -12,9 +12,10 @@ import Tether
 /// ```swift
 /// // In the view model: the binding styles, the one shown first being the path's own.
 /// let styleTabs = TabSelection(Style.allCases, selected: .viewModel) { $0.pathComponent }
+/// // …
 /// // In the flow: the screen's path follows the tab.
-/// Screen(.profile(model), title: "Profile", path: ["profile"],
-///        pathTail: model.styleTabs.pathTail)
+/// return Screen(.profile(model), title: "Profile", path: ["profile"],
+///               pathTail: model.styleTabs.pathTail)
 /// ```
 @MainActor
 public final class TabSelection<Tab: Equatable> {

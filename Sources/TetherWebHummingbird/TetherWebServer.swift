@@ -13,7 +13,9 @@
   /// client script and style, `/health`, and the WebSocket each page talks to its session over.
   ///
   /// ```swift
-  /// let app = WebApp(title: "Counter", rootFlow: { CounterFlow() }) { screen in … }
+  /// let app = WebApp(title: "Counter", rootFlow: { CounterFlow() }) { screen in
+  ///   // …
+  /// }
   /// try await TetherWebServer.run(app, port: 8080) { port in
   ///   print("http://127.0.0.1:\(port)")
   /// }

@@ -102,6 +102,61 @@ import Testing
     }
   }
 
+  /// The Swift blocks of the doc comments (`/// ```swift`) of every file under `Sources`.
+  static func docCommentBlocks() throws -> [(file: String, line: Int, lines: [String])] {
+    let sources = root.appendingPathComponent("Sources")
+    guard let files = FileManager.default.enumerator(atPath: sources.path) else { return [] }
+    var blocks: [(file: String, line: Int, lines: [String])] = []
+    for case let path as String in files where path.hasSuffix(".swift") {
+      let text = try String(
+        contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+      var current: (line: Int, lines: [String])?
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      {
+        let trimmed = line.drop { $0 == " " }
+        guard trimmed.hasPrefix("///") else {
+          current = nil
+          continue
+        }
+        var body = trimmed.dropFirst(3)
+        if body.hasPrefix(" ") { body = body.dropFirst() }
+        if current == nil, body.hasPrefix("```swift") {
+          current = (number + 1, [])
+        } else if let block = current, body.hasPrefix("```") {
+          blocks.append(("Sources/" + path, block.line, block.lines))
+          current = nil
+        } else if current != nil {
+          current?.lines.append(normalized(body))
+        }
+      }
+    }
+    return blocks
+  }
+
+  /// Every doc comment's Swift block is compiled: it appears, line for line, in a companion —
+  /// `Tests/TetherDocsTests/DocComments/`, or for the `WebServer` trait's module
+  /// `Tests/TetherWebHummingbirdTests/DocComments.swift`, built with the trait.
+  @Test func everyDocCommentBlockIsCompiledCode() throws {
+    let blocks = try Self.docCommentBlocks()
+    #expect(blocks.count >= 80, "the doc comments' blocks were not found")
+    let folder = Self.root.appendingPathComponent("Tests/TetherDocsTests/DocComments")
+    var companions = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { $0.hasSuffix(".swift") }.sorted().map { folder.appendingPathComponent($0) }
+    companions.append(
+      Self.root.appendingPathComponent("Tests/TetherWebHummingbirdTests/DocComments.swift"))
+    let source = try companions.flatMap { try Self.lines(of: $0) }
+    for block in blocks {
+      if let missing = Self.missingSegment(of: block.lines, in: source) {
+        Issue.record(
+          """
+          \(block.file):\(block.line): a doc comment's block is not in a compiled companion:
+          \(missing.joined(separator: "\n"))
+          """)
+      }
+    }
+  }
+
   @Test func everyArticleBlockIsCompiledCode() throws {
     let articles = try Self.articles()
     #expect(articles.count >= 12, "the catalogs' articles were not found")

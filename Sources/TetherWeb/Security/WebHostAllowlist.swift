@@ -7,9 +7,9 @@
 /// host.
 ///
 /// ```swift
-/// WebHostAllowlist(binding: "127.0.0.1").allows("localhost:8080")       // true
-/// WebHostAllowlist(binding: "127.0.0.1").allows("attacker.example")    // false
-/// WebHostAllowlist(["todo.example.com"]).allows("todo.example.com:443") // true
+/// let local = WebHostAllowlist(binding: "127.0.0.1").allows("localhost:8080")  // true
+/// let other = WebHostAllowlist(binding: "127.0.0.1").allows("attacker.example")  // false
+/// let named = WebHostAllowlist(["todo.example.com"]).allows("todo.example.com:443")  // true
 /// ```
 public struct WebHostAllowlist: Equatable, Sendable {
   /// The allowed host names, lowercased, without a port (an IPv6 address without brackets).

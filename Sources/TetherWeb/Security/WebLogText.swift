@@ -4,7 +4,7 @@
 /// cursor, and long text is cut.
 ///
 /// ```swift
-/// WebLogText.escaped("x\nFORGED: admin logged in")  // "x\\nFORGED: admin logged in"
+/// let line = WebLogText.escaped("x\nFORGED: admin logged in")  // "x\\nFORGED: admin logged in"
 /// ```
 public enum WebLogText {
   /// The most characters (Unicode scalars, escapes counted as written) of one client value a

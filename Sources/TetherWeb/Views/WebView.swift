@@ -290,7 +290,7 @@ func idComponent(_ text: String) -> String {
 ///
 /// ```swift
 /// let rows = WebRenderCache()
-/// …
+/// // …
 /// rows.element("\(id).row-\(row.id)", key: row, in: context) { id, context in
 ///   .element("li", id: id, [], [.text(row.title)])
 /// }

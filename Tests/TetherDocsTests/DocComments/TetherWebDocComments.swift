@@ -1,0 +1,218 @@
+import Testing
+import Tether
+import TetherFlow
+import TetherWeb
+import TetherWebTesting
+
+// The compiled companion of the Swift blocks in the doc comments of `Sources/TetherWeb`,
+// `Sources/TetherWebTesting` and the web ones of `Sources/TetherFlow` (DocSnippetTests checks
+// that each appears here). Nothing here runs; it must compile.
+enum TetherWebDocComments {
+  struct Row: Identifiable, Hashable {
+    var id: Int
+    var title: String
+    var date = ""
+    var completed = false
+  }
+  @MainActor struct TodoRow {
+    var id = 1
+    var title = "Milk"
+    let isDone = Property(value: false)
+  }
+  enum Country: CaseIterable, Equatable {
+    case france, japan
+    var name: String { "\(self)" }
+  }
+  enum Size: String, CaseIterable { case small, large }
+  enum Style: String, CaseIterable { case viewModel, bindings }
+
+  @MainActor final class Model {
+    let newTitle = MutableProperty("")
+    let notes = MutableProperty("")
+    let allDoneProperty = Property(value: false)
+    @Output var rows: [Row] = []
+    @Output var hint = ""
+    let styles = Style.allCases
+    let style = Style.viewModel
+    func addRequested(id: String?) {}
+    func userSelected(row: Int) {}
+  }
+  @MainActor final class Form {
+    let country = MutableProperty(Country.france)
+    let size = MutableProperty(Size.small)
+    let isUrgent = MutableProperty(false)
+  }
+
+  // Sources/TetherWeb/Markup: controls and markup, in bodies.
+  @MainActor final class ControlsScreen: WebScreen {
+    enum Action {
+      case add, setAllDone(Bool), setCompleted(id: Int, Bool), choose(Style)
+      case edit(id: Int), destroy(id: Int)
+    }
+    let model = Model()
+    let form = Form()
+
+    var body: Markup<Action> { Self.markup(model: model, form: form) }
+
+    static func item(_ row: Row) -> Markup<Action> { li { row.title } }
+
+    @MarkupBuilder<Action>
+    static func markup(model: Model, form: Form) -> Markup<Action> {
+      textField(
+        model.newTitle, placeholder: "What needs to be done?", label: "New todo",
+        .class("new-todo")
+      )
+      .onSubmit(.add)
+      textArea(model.notes, label: "Notes", rows: 4, .class("notes"))
+      checkbox(model.allDoneProperty, label: "Mark all as complete", .class("toggle-all"))
+        .onChange { .setAllDone($0) }
+      picker(form.country, options: Country.allCases, label: "Country") { $0.name }
+      radioGroup(form.size, options: Size.allCases, label: "Size") { $0.rawValue }
+      tabList(model.styles, selected: model.style, label: "Binding style") {
+        $0.rawValue
+      } action: {
+        .choose($0)
+      }
+      ul(.class("todo-list")) {
+        ForEach(model.rows) { row in
+          li(.class("completed", when: row.completed)) {
+            label { row.title }.onDoubleClick(.edit(id: row.id))
+            button(.class("destroy"), .ariaLabel("Delete \(row.title)")).onClick(
+              .destroy(id: row.id))
+          }
+        }
+      }
+      ForEach(model.rows) { row in
+        li { row.title }
+      }
+      ForEach(model.rows) { row in
+        Cached(row) { item(row) }
+      }
+      header {
+        Component {
+          p(.class("hint")) { model.hint }
+        }
+        ForEach(model.rows) { row in Cached(row) { item(row) } }
+      }
+      ul {
+        ForEach(model.rows) { row in
+          checkbox(row.completed, label: "Toggle \(row.title)", .class("toggle"))
+            .onChange { .setCompleted(id: row.id, $0) }
+        }
+      }
+    }
+
+    func handle(_ action: Action, gesture: WebGesture?) {}
+  }
+
+  // Sources/TetherWeb/Markup/MarkupRendering.swift
+  @MainActor final class CounterViewModel {
+    @Output private(set) var count = 0
+    func increment() { count += 1 }
+  }
+  @MainActor
+  final class CounterScreen: WebScreen {
+    enum Action { case increment }
+    let model: CounterViewModel
+    init(_ model: CounterViewModel) { self.model = model }
+
+    var body: Markup<Action> {
+      vstack {
+        p { "Count: \(model.count)" }
+        button("Add one").onClick(.increment)
+      }
+    }
+
+    func handle(_ action: Action, gesture: WebGesture?) {
+      switch action {
+      case .increment: model.increment()
+      }
+    }
+  }
+
+  // Sources/TetherWeb/Session/WebSessionRegistry.swift
+  enum CounterDestination { case counter(CounterViewModel) }
+  @MainActor final class CounterFlow: FlowController {
+    func start(on navigator: any Navigator<CounterDestination>) -> Screen<CounterDestination> {
+      Screen(.counter(CounterViewModel()), title: "Counter", owner: self)
+    }
+  }
+  typealias CounterView = CounterScreen
+  @MainActor static func registry() -> WebApp {
+    let app = WebApp(title: "Counter", rootFlow: { CounterFlow() }) { screen in
+      switch screen.destination {
+      case .counter(let counter): CounterView(counter)
+      }
+    }
+    return app
+  }
+
+  // Views: Sources/TetherWeb/Views, Sources/TetherWeb/Session/WebGesture.swift and
+  // Sources/TetherFlow/AsyncAction.swift, in a stack.
+  @MainActor final class TodosViewModel {
+    let newTitle = MutableProperty("")
+    let rows = Property(value: [Row]())
+    func addRequested() {}
+    func setDone(_ isDone: Bool, id: Int) {}
+  }
+  @MainActor final class ListViewModel {
+    func reloadRequested() async {}
+  }
+  @MainActor static func views(
+    model: Model, viewModel: TodosViewModel, form: Form, row: TodoRow, list: ListViewModel
+  ) -> [any WebView] {
+    [
+      TextField(
+        model.newTitle, label: "New todo",
+        onSubmit: {
+          model.addRequested(id: WebGesture.current?.id)
+        }),
+      TextField(
+        viewModel.newTitle, placeholder: "What needs to be done?",
+        className: "new-todo", onSubmit: { viewModel.addRequested() }),
+      Checkbox(form.isUrgent, label: "Urgent"),
+      Checkbox(row.isDone, label: "Toggle \(row.title)", className: "toggle") { isDone in
+        viewModel.setDone(isDone, id: row.id)
+      },
+      ListView(rows: model.$rows, onChoose: { model.userSelected(row: $0) }) { row in
+        span(.class("title")) { row.title }
+        span(.class("detail")) { row.date }
+      },
+      Button("Retry", action: asyncAction { await list.reloadRequested() }),
+    ]
+  }
+
+  // Sources/TetherWeb/Views/WebView.swift
+  @MainActor static func cached(row: Row, id: String, context: WebRenderContext) -> HTMLNode {
+    let rows = WebRenderCache()
+    // …
+    return rows.element("\(id).row-\(row.id)", key: row, in: context) { id, context in
+      .element("li", id: id, [], [.text(row.title)])
+    }
+  }
+
+  // Sources/TetherWeb/Security, Sources/TetherWeb/Session
+  static func security() {
+    let local = WebHostAllowlist(binding: "127.0.0.1").allows("localhost:8080")  // true
+    let other = WebHostAllowlist(binding: "127.0.0.1").allows("attacker.example")  // false
+    let named = WebHostAllowlist(["todo.example.com"]).allows("todo.example.com:443")  // true
+    let line = WebLogText.escaped("x\nFORGED: admin logged in")  // "x\\nFORGED: admin logged in"
+    let inbox = WebInbox(rate: WebMessageRate())
+    if case .startHandler = inbox.admit(#"{"type":"input","id":"s1.name","value":"Ada","seq":1}"#) {
+      // start the task that calls inbox.next() until it returns nil
+    }
+    var rate = WebMessageRate()
+    let wait = rate.delay(at: .now)  // .zero until the burst is spent
+    _ = (local, other, named, line, wait)
+  }
+
+  // Sources/TetherWebTesting/WebTestPage.swift
+  @MainActor static func pageTest(app: WebApp) async throws {
+    let page = try await WebTestPage(app: app, path: "/todos")
+    try await page.type("Buy milk", into: ".new-todo")
+    try await page.submit(".new-todo")
+    try await page.waitFor(".todo-list li")
+    #expect(try page.text(".todo-list li label") == "Buy milk")
+    page.close()
+  }
+}
