@@ -67,20 +67,11 @@ extension WebScreen {
 
   /// The first of ``embeddedViews``' keys that has one, as `<index>:<key>` (as a ``VStack``
   /// writes it, so a token written for the same views in a stack restores either).
-  public var restorationKey: String? {
-    for (index, view) in embeddedViews.enumerated() {
-      if let key = view.restorationKey { return "\(index):\(key)" }
-    }
-    return nil
-  }
+  public var restorationKey: String? { embeddedViews.restorationKey }
 
   /// Gives `key` back to the embedded view at its index; a key naming no view changes nothing.
   public func restore(_ key: String) {
-    let views = embeddedViews
-    guard let colon = key.firstIndex(of: ":"), let index = Int(key[..<colon]),
-      views.indices.contains(index)
-    else { return }
-    views[index].restore(String(key[key.index(after: colon)...]))
+    embeddedViews.restore(key)
   }
 
   /// Whether every embedded view is settled.
@@ -294,15 +285,7 @@ private struct MarkupRenderer<Action> {
         state, id: id, handlers: field, into: &attributes, answers: change != nil && !isDisabled,
         checked: isOn)
     case .choice(let choice)?:
-      let state = context.store.state(id, for: choice.property) { choice.makeState() }
-      if !isDisabled {
-        field.input = { [weak state] value, sequence in
-          // The page sends the option's position; anything else is no option's.
-          guard let index = Int(value) else { return }
-          state?.chose(index, sequence: sequence)
-        }
-      }
-      context.onField(id, field)
+      let state = choiceState(choice, id: id, handlers: field, answers: !isDisabled)
       let selected = state.selectedIndex()
       attributes.append(("data-ack", "\(state.sequence())"))
       // `value` is what the page's script compares and sets; `selected` is the first paint.
@@ -315,14 +298,7 @@ private struct MarkupRenderer<Action> {
       }
       return .element(element.tag, id: id, attributes, options)
     case .radios(let choice)?:
-      let state = context.store.state(id, for: choice.property) { choice.makeState() }
-      if !isDisabled {
-        field.input = { [weak state] value, sequence in
-          guard let index = Int(value) else { return }
-          state?.chose(index, sequence: sequence)
-        }
-      }
-      context.onField(id, field)
+      let state = choiceState(choice, id: id, handlers: field, answers: !isDisabled)
       let selected = state.selectedIndex()
       let acknowledged = String(state.sequence())
       // The radios share the group's id as their name, so the browser checks one at a time;
@@ -355,6 +331,23 @@ private struct MarkupRenderer<Action> {
     var children: [HTMLNode] = []
     nodes(element.children, base: id, into: &children)
     return .element(element.tag, id: id, attributes, children)
+  }
+
+  /// The state of a picker or radio group, with its handlers registered: a choice is the
+  /// option's position, and anything else the page sends is no option's.
+  private func choiceState(
+    _ choice: MarkupChoice, id: String, handlers: WebRenderContext.FieldHandlers, answers: Bool
+  ) -> ChoiceState {
+    let state = context.store.state(id, for: choice.property) { choice.makeState() }
+    var handlers = handlers
+    if answers {
+      handlers.input = { [weak state] value, sequence in
+        guard let index = Int(value) else { return }
+        state?.chose(index, sequence: sequence)
+      }
+    }
+    context.onField(id, handlers)
+    return state
   }
 
   private func checkbox(

@@ -169,18 +169,29 @@ public final class VStack: WebView {
   }
 
   /// The first view's key that has one, as `<index>:<key>`.
-  public var restorationKey: String? {
-    for (index, view) in views.enumerated() {
+  public var restorationKey: String? { views.restorationKey }
+
+  /// Gives `key` back to the view at its index.
+  public func restore(_ key: String) {
+    views.restore(key)
+  }
+}
+
+extension Array where Element == any WebView {
+  /// The first of these views' restoration keys that there is, as `<index>:<key>`.
+  @MainActor var restorationKey: String? {
+    for (index, view) in enumerated() {
       if let key = view.restorationKey { return "\(index):\(key)" }
     }
     return nil
   }
 
-  /// Gives `key` back to the view at its index.
-  public func restore(_ key: String) {
+  /// Gives a key written by ``restorationKey`` back to the view at its index; a key naming
+  /// no view changes nothing.
+  @MainActor func restore(_ key: String) {
     guard let colon = key.firstIndex(of: ":"), let index = Int(key[..<colon]),
-      views.indices.contains(index)
+      indices.contains(index)
     else { return }
-    views[index].restore(String(key[key.index(after: colon)...]))
+    self[index].restore(String(key[key.index(after: colon)...]))
   }
 }
