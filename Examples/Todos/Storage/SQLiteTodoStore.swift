@@ -182,10 +182,16 @@ public final class SQLiteTodoStore: TodoStore {
     let (pool, path) = (pool, path)
     startWatching()
     let task = Task.detached {
+      // The list is read after its version is seen, so a read may already show the commit the
+      // next version stands for: each version is delivered once, and never an older one.
+      var delivered: Int?
       while !Task.isCancelled {
         do {
           for try await _ in versions.values(in: pool, bufferingPolicy: .bufferingNewest(1)) {
-            continuation.yield(try await Self.read(id, from: pool, path: path))
+            let list = try await Self.read(id, from: pool, path: path)
+            if let delivered, list.version <= delivered { continue }
+            delivered = list.version
+            continuation.yield(list)
           }
         } catch {
           // Unreadable now (a damaged file, a disk gone): the observation ended; start it
