@@ -241,6 +241,11 @@ public final class MutableProperty<Value>: Property<Value> {
   /// The current value. Setting it delivers the new value to every observer, synchronously
   /// and in order, before the setter returns (unless a delivery of this property is already
   /// under way: then the value is queued and delivered right after it, never lost).
+  ///
+  /// A mutation in place (`count.value += 1`, `items.value.append(item)`) is one write, as
+  /// ``modify(_:)`` makes it: the value is changed where it is stored (an array is not copied)
+  /// and delivered once, and it is no read, so it neither makes an `observe { }` depend on the
+  /// property nor registers it with Observation (an `@Output` behaves the same way).
   @inlinable
   public override var value: Value {
     get {
@@ -249,6 +254,21 @@ public final class MutableProperty<Value>: Property<Value> {
     }
     set {
       update(newValue)
+    }
+    _modify {
+      if isModifying { modificationConflict() }
+      // A flag, not the registrar reference: see `update(_:)`.
+      let reportsToObservation = mayBeObserved
+      if reportsToObservation { observationWillSet() }
+      isModifying = true
+      // A `defer` runs whether the access ends normally or is abandoned by a throw, so
+      // observers always hear of what the value now holds.
+      defer {
+        isModifying = false
+        if reportsToObservation { observationLink?.didSet() }
+        observers.send(storage)
+      }
+      yield &storage
     }
   }
 

@@ -25,6 +25,24 @@ import TetherTesting
     #expect(late == [3, 4])
   }
 
+  /// A derived stage's only owner is the token of its one observer, which drops it during the
+  /// delivery: each stage keeps itself alive for the delivery it is in, so the chain finishes
+  /// it and is then freed.
+  @Test func aChainReleasedByItsOwnObserverFinishesTheDeliveryItIsIn() {
+    let source = MutableProperty(0)
+    final class Holder { var token: ObservationToken? }
+    let holder = Holder()
+    var seen: [Int] = []
+    holder.token = source.map { $0 + 1 }.map { $0 * 2 }.observe { value in
+      seen.append(value)
+      if value > 2 { holder.token = nil }
+    }
+    source.value = 1
+    source.value = 2
+    #expect(seen == [2, 4])
+    #expect(source.observerCount == 0)
+  }
+
   @Test func signalObserverAddedDuringADeliveryGetsNothingSentBefore() {
     let (signal, input) = Signal<Int>.pipe()
     var late: [Int] = []

@@ -25,6 +25,36 @@ import TetherTesting
     _ = token
   }
 
+  @Test func aMutationInPlaceIsOneDeliveredWrite() {
+    let items = MutableProperty([1, 2])
+    var received: [[Int]] = []
+    let token = items.observe { received.append($0) }
+    items.value.append(3)
+    items.value[0] += 10
+    #expect(received == [[1, 2], [1, 2, 3], [11, 2, 3]])
+    _ = token
+  }
+
+  /// `count.value += 1` writes; it does not read. A read outside `observe { }` registers the
+  /// property with Observation (making its registrar), and the set after it then pays the
+  /// registrar's willSet and didSet.
+  @Test func aMutationInPlaceIsNoRead() {
+    let count = MutableProperty(0)
+    count.value += 1
+    #expect(count.observationLink == nil, "no read registered it with Observation")
+    var runs = 0
+    let bump = observe {
+      runs += 1
+      count.value += 1
+    }
+    #expect(runs == 1)
+    #expect(count.value == 2)
+    count.value = 10
+    flushObservations()
+    #expect(runs == 1, "the run only wrote the property: it does not depend on it")
+    _ = bump
+  }
+
   @Test func constantPropertyReplaysAndNeverChanges() {
     let property = Property(value: 42)
     var received: [Int] = []
