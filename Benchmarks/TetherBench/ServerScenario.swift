@@ -27,6 +27,9 @@ import TetherWebHummingbird
 enum ServedKind: String {
   /// The getting-started article's counter, served by `TetherWebServer.run`.
   case counter
+  /// The same counter with room for 20,000 sessions and connections: the scale run
+  /// (`Benchmarks/Scale/idle_sessions.py`), which raises the descriptor limit first.
+  case counterAtScale = "counter-scale"
   /// The showcase (the Gallery for a selection move).
   case showcase
   /// Hummingbird alone: a WebSocket route that answers each message with a 31-byte text (the
@@ -94,6 +97,12 @@ func serve(_ kind: ServedKind) async throws -> Never {
     try await TetherWebServer.run(
       benchCounterApp, port: 0, capacity: 2_000, limits: WebConnectionLimits(messageRate: nil),
       logger: logger, onRunning: announce, routes: heapRoute)
+  case .counterAtScale:
+    // The server's defaults but for its room: a visitor's click is paced as it would be.
+    try await TetherWebServer.run(
+      benchCounterApp, port: 0, capacity: 20_000,
+      limits: WebConnectionLimits(maximumConnections: 24_000), logger: logger,
+      onRunning: announce, routes: heapRoute)
   case .showcase:
     let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
     let application = ShowcaseWebServer.makeApplication(

@@ -35,7 +35,9 @@ while let argument = arguments.popFirst() {
     // The child server of W6 and W7 (see ServerScenario.swift).
     guard let name = arguments.popFirst(), let kind = ServedKind(rawValue: name) else {
       FileHandle.standardError.write(
-        Data("error: --serve needs counter, showcase, hummingbird, nio or nio-hop\n".utf8))
+        Data(
+          "error: --serve needs counter, counter-scale, showcase, hummingbird, nio or nio-hop\n"
+            .utf8))
       exit(2)
     }
     do {

@@ -31,7 +31,10 @@
   ///   page beyond gets 503), each kept `gracePeriod` after its socket closes so a reload or a
   ///   dropped connection resumes it.
   /// - **The socket** at `/ws` accepts only pages of this server's own origin, and closes a
-  ///   frame larger than ``maximumMessageSize`` before reading it whole. Its first message
+  ///   frame larger than ``maximumMessageSize`` before reading it whole. It is served on
+  ///   SwiftNIO's event loop, not by a task: an idle socket holds its channel, its queues and
+  ///   one timer (a ping after 30 s of silence; a page that does not answer is closed), and
+  ///   each burst of messages hops once to the sessions and once back. Its first message
   ///   must show the session's secret (the page's hello, never in a URL), or it gets nothing;
   ///   with a `WebResumeSigner` the hello also carries the page's newest token, and a session
   ///   another server held is rebuilt here. One socket per session: a newer one closes the
@@ -39,8 +42,12 @@
   /// - **Every answer** carries ``securityHeaders``; a request for a host the server does not
   ///   answer to gets 421.
   /// - **Stopping**: on SIGTERM or SIGINT (``run(_:host:port:capacity:gracePeriod:appearanceWait:resumeSigner:allowedHosts:limits:logger:onRunning:routes:)``)
-  ///   the server stops accepting, closes every socket (Hummingbird's normal closure, 1000;
-  ///   a page that is still open reconnects), closes every session and returns.
+  ///   the server stops accepting, closes every socket (1001, going away; a page that is
+  ///   still open reconnects), closes every session and returns.
+  ///
+  /// The app's own routes (`routes:`) are HTTP: this server upgrades only its pages' sockets,
+  /// and answers any other WebSocket request 403. An app with WebSockets of its own mounts
+  /// ``TetherWebRoutes`` in its own Hummingbird server instead.
   ///
   /// Available with the package trait `WebServer`; without it this module is empty and
   /// Hummingbird is not resolved.
@@ -153,16 +160,20 @@
         trustedProxies: limits.trustedProxies, messageRate: limits.messageRate, logger: logger,
         routes: routes)
       let gate = ConnectionGate(limits: limits, logger: logger)
-      let webSocketResponder = router.buildResponder()
+      let sockets = SessionSocketSettings(
+        registry: registry, allowedHosts: allowedHosts ?? WebHostAllowlist(binding: host),
+        trustedProxies: limits.trustedProxies, messageRate: limits.messageRate,
+        pingInterval: .seconds(30), logger: logger)
+      // Pages, assets, `/health` and the app's routes are the router's; a page's socket is
+      // upgraded and served on the event loop (`SessionSocketHandler`), with no task per socket.
       let server = HTTPServerBuilder { responder in
         GuardedChildChannel(
-          base: HTTP1WebSocketUpgradeChannel(
-            responder: responder, webSocketResponder: webSocketResponder,
-            configuration: .init(
-              http1: .init(
-                additionalChannelHandlers: [PeerAddressHandler()],
-                idleTimeout: TimeAmount(limits.idleTimeout)),
-              ws: .init(maxFrameSize: maximumMessageSize))),
+          base: TetherServerChannel(
+            responder: responder,
+            http1: .init(
+              additionalChannelHandlers: [PeerAddressHandler()],
+              idleTimeout: TimeAmount(limits.idleTimeout)),
+            sockets: sockets),
           gate: gate, headerTimeout: limits.headerTimeout)
       }
       return Application(
@@ -266,9 +277,18 @@
     ///   - trustedProxies: The proxies whose forwarding headers are believed.
     /// - Returns: Whether the browser's connection is TLS.
     public static func isSecure(_ request: Request, trustedProxies: Set<String>) -> Bool {
-      guard let field = PeerAddress.field, let peer = request.headers[field],
-        trustedProxies.contains(peer), let name = HTTPFields.Element.Name("X-Forwarded-Proto"),
-        let proto = request.headers[values: name].last?.split(separator: ",").last
+      guard let name = HTTPFields.Element.Name("X-Forwarded-Proto") else { return false }
+      return isSecure(
+        peer: PeerAddress.field.flatMap { request.headers[$0] },
+        forwardedProto: request.headers[values: name], trustedProxies: trustedProxies)
+    }
+
+    /// ``isSecure(_:trustedProxies:)`` of a request's peer and its `X-Forwarded-Proto` fields.
+    static func isSecure(
+      peer: String?, forwardedProto: [String], trustedProxies: Set<String>
+    ) -> Bool {
+      guard let peer, trustedProxies.contains(peer),
+        let proto = forwardedProto.last?.split(separator: ",").last
       else { return false }
       return proto.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }
@@ -279,9 +299,12 @@
     /// - Parameter request: The upgrade request.
     /// - Returns: Whether `Origin` is `http://` or `https://` and the request's host.
     public static func isSameOrigin(_ request: Request) -> Bool {
-      guard let origin = request.headers[.origin], let host = request.head.authority else {
-        return false
-      }
+      isSameOrigin(origin: request.headers[.origin], host: request.head.authority)
+    }
+
+    /// Whether `origin` is `http://` or `https://` and `host`.
+    static func isSameOrigin(origin: String?, host: String?) -> Bool {
+      guard let origin, let host else { return false }
       return origin == "http://\(host)" || origin == "https://\(host)"
     }
 
@@ -498,25 +521,96 @@
       _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
       outbound: WebSocketOutboundWriter
     ) async throws -> (Int, SendQueue)? {
-      var resync = self.resync
-      // A page's first message proves the socket is its session's: the session's secret,
-      // which no URL carries, and with a resume key the page's newest token (the session may
-      // live on another server, on one that died, or be here but behind the page). A socket
-      // that says nothing else first, or nothing for 5 s, gets nothing.
+      // A socket that says nothing, or nothing for 5 s, gets nothing.
       let silence = Task {
         try await Task.sleep(for: .seconds(5))
         try await outbound.close(.unknown(4403), reason: "no proof of the session")
       }
       let first = try? await messages.next()
       silence.cancel()
-      guard case .text(let text)? = first,
-        case .hello(let secret, let token, let shown)? = try? ClientMessage(decoding: text)
-      else {
+      guard case .text(let text)? = first else {
         logger.notice("session socket refused: its first message was no hello")
         try? await outbound.close(.unknown(4403), reason: "no proof of the session")
         return nil
       }
-      if let token, await registry.readsResumeTokens {
+      // Messages wait here for the socket's writer, a task that lives while there is something
+      // to write (an idle socket keeps none). None is ever dropped: a page that falls
+      // ``SendQueue/limit`` messages behind (it stopped reading) is closed with 4408 and
+      // reconnects for a full redraw. Each message is numbered (`"n"`, from 1 per socket), so
+      // a page that misses one asks for the redraw itself.
+      let queue = SendQueue()
+      let outcome = await Self.attach(
+        hello: text, id: id, resync: resync, client: client, address: address,
+        registry: registry, logger: logger,
+        send: { text in
+          switch queue.admit(text) {
+          case .startWriter:
+            Task { await queue.write(to: outbound) }
+          case .queued, .closed:
+            break
+          case .overflowed:
+            Task {
+              try? await outbound.close(
+                .unknown(TetherWebServer.fellBehindCloseCode),
+                reason: "fell behind: reconnect for a full redraw")
+            }
+          }
+        },
+        close: {
+          // One socket per session: a newer one of the same page (its secret) took over.
+          Task {
+            try? await outbound.close(
+              .unknown(WebSessionRegistry.replacedCloseCode), reason: "replaced by a newer socket")
+          }
+        })
+      switch outcome {
+      case .attached(let connection):
+        return (connection, queue)
+      case .refused(let code, let reason):
+        try? await outbound.close(.unknown(code), reason: reason)
+        return nil
+      }
+    }
+
+    /// What a page's hello got: its socket attached to its session as a connection, or
+    /// refused with a close code and its reason.
+    enum Attachment: Sendable {
+      case attached(Int)
+      case refused(code: UInt16, reason: String)
+    }
+
+    /// Checks a page's hello and attaches its socket to its session: the check both of the
+    /// server's socket paths make (Hummingbird's WebSocket route and the server's own socket on
+    /// the event loop).
+    ///
+    /// A page's first message proves the socket is its session's: the session's secret, which
+    /// no URL carries, and with a resume key the page's newest token (the session may live on
+    /// another server, on one that died, or be here but behind the page).
+    ///
+    /// - Parameters:
+    ///   - text: The socket's first message.
+    ///   - id: The session the socket's request names.
+    ///   - resync: Whether the page may be older than the session's last render.
+    ///   - client: The browser, as the request's cookie names it.
+    ///   - address: The browser's address.
+    ///   - registry: The sessions.
+    ///   - logger: Where refusals are logged.
+    ///   - send: Sends one message to the page.
+    ///   - close: Closes the socket when a newer one replaces it.
+    /// - Returns: The connection, or why the socket was refused.
+    @MainActor
+    static func attach(
+      hello text: String, id: String, resync: Bool, client: WebClient, address: String?,
+      registry: WebSessionRegistry, logger: Logger, send: @escaping (String) -> Void,
+      close: @escaping @Sendable () -> Void
+    ) async -> Attachment {
+      var resync = resync
+      guard case .hello(let secret, let token, let shown)? = try? ClientMessage(decoding: text)
+      else {
+        logger.notice("session socket refused: its first message was no hello")
+        return .refused(code: 4403, reason: "no proof of the session")
+      }
+      if let token, registry.readsResumeTokens {
         switch await registry.resume(id, token: token, client: client, address: address) {
         case .held: break
         case .rebuilt: resync = true  // the page shows what another server last sent
@@ -527,56 +621,20 @@
           resync = true
         case .refused(let refusal):
           logger.notice("session resume refused: \(refusal)")
-          try await outbound.close(
-            .unknown(TetherWebServer.closeCode(for: refusal)), reason: refusal.description)
-          return nil
+          return .refused(
+            code: TetherWebServer.closeCode(for: refusal), reason: refusal.description)
         }
       }
-      guard await registry.contains(id) else {
-        try await outbound.close(.unknown(4404), reason: "no such session")
-        return nil
-      }
-      guard await registry.claims(id, secret: secret, client: client) else {
+      guard registry.contains(id) else { return .refused(code: 4404, reason: "no such session") }
+      guard registry.claims(id, secret: secret, client: client) else {
         logger.notice("session socket refused: not the session's secret")
-        try await outbound.close(.unknown(4403), reason: "not this session's page")
-        return nil
+        return .refused(code: 4403, reason: "not this session's page")
       }
-      // Messages wait here for the socket's writer, a task that lives while there is something
-      // to write (an idle socket keeps none). None is ever dropped: a page that falls
-      // ``SendQueue/limit`` messages behind (it stopped reading) is closed with 4408 and
-      // reconnects for a full redraw. Each message is numbered (`"n"`, from 1 per socket), so
-      // a page that misses one asks for the redraw itself.
-      let queue = SendQueue()
       guard
-        let connection = await registry.attach(
-          id, resync: resync, shown: shown,
-          send: { text in
-            switch queue.admit(text) {
-            case .startWriter:
-              Task { await queue.write(to: outbound) }
-            case .queued, .closed:
-              break
-            case .overflowed:
-              Task {
-                try? await outbound.close(
-                  .unknown(TetherWebServer.fellBehindCloseCode),
-                  reason: "fell behind: reconnect for a full redraw")
-              }
-            }
-          },
-          close: {
-            // One socket per session: a newer one of the same page (its secret) took over.
-            Task {
-              try? await outbound.close(
-                .unknown(WebSessionRegistry.replacedCloseCode), reason: "replaced by a newer socket"
-              )
-            }
-          })
-      else {
-        try await outbound.close(.unknown(4404), reason: "no such session")
-        return nil
-      }
-      return (connection, queue)
+        let connection = registry.attach(
+          id, resync: resync, shown: shown, send: send, close: close)
+      else { return .refused(code: 4404, reason: "no such session") }
+      return .attached(connection)
     }
 
     /// Routes the socket's messages to its session until the socket ends, then detaches it.
@@ -635,7 +693,7 @@
 
     /// Hands the inbox's messages to the session, each no earlier than its rate allows,
     /// until none is left; a message admitted later starts another such task.
-    private static func handle(
+    static func handle(
       _ inbox: WebInbox, registry: WebSessionRegistry, id: String, connection: Int,
       refusals: RefusalLog
     ) {

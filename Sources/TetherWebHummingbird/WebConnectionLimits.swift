@@ -82,9 +82,21 @@
 
     /// The address a request comes from, believing only `trustedProxies`' `X-Forwarded-For`.
     static func clientAddress(of request: Request, trustedProxies: Set<String>) -> String? {
-      guard let field = PeerAddress.field, let peer = request.headers[field] else { return nil }
-      guard trustedProxies.contains(peer), let name = HTTPFields.Element.Name("X-Forwarded-For"),
-        let forwarded = request.headers[values: name].last?.split(separator: ",").last
+      guard let field = PeerAddress.field, let name = HTTPFields.Element.Name("X-Forwarded-For")
+      else { return nil }
+      return clientAddress(
+        peer: request.headers[field], forwardedFor: request.headers[values: name],
+        trustedProxies: trustedProxies)
+    }
+
+    /// ``clientAddress(of:trustedProxies:)`` of a request's peer and its `X-Forwarded-For`
+    /// fields.
+    static func clientAddress(
+      peer: String?, forwardedFor: [String], trustedProxies: Set<String>
+    ) -> String? {
+      guard let peer else { return nil }
+      guard trustedProxies.contains(peer),
+        let forwarded = forwardedFor.last?.split(separator: ",").last
       else { return peer }
       let address = forwarded.trimmingCharacters(in: .whitespaces)
       return address.isEmpty ? peer : address

@@ -500,6 +500,71 @@ extension EndToEnd {
       #expect(reached, "in step with the server")
     }
 
+    /// An idle page socket holds no task: the socket is served on the event loop, and what it
+    /// keeps while idle is its channel, its handler and queues, and one timer. Measured on the
+    /// same 200 sessions twice, so a session's own heap cancels out: held with their sockets
+    /// closed, then with a socket each reconnected and idle. A socket that held a task again (a
+    /// handler awaiting its next message keeps its deepest async frames, about 20 KB with
+    /// Hummingbird's WebSocket route) would be over the bound.
+    @Test func anIdleSocketHoldsNoTask() async throws {
+      let showcase = try await WebShowcase(arguments: ["--session-grace", "300"])
+      defer { showcase.process.terminate() }
+      let port = showcase.port
+      struct Page {
+        let id: String
+        let hello: String
+        let cookie: String?
+        let source: String
+      }
+      func load(_ count: Int, subnet: Int) throws -> [Page] {
+        try (0..<count).map { index in
+          let source = "127.0.\(subnet).\(2 + index)"
+          let page = try RawHTTPResponse.get("/", port: port, from: source)
+          let id = try #require(Self.attribute("data-session", in: page.body))
+          let secret = try #require(Self.attribute("data-secret", in: page.body))
+          let token = try #require(Self.attribute("data-resume", in: page.body))
+          return Page(
+            id: id, hello: #"{"type":"hello","secret":"\#(secret)","token":"\#(token)"}"#,
+            cookie: page.cookie, source: source)
+        }
+      }
+      /// Each page's socket, attached: the session has sent it the app.
+      func connect(_ pages: [Page]) throws -> [StalledSocket] {
+        try pages.map { page in
+          let socket = try StalledSocket(
+            port: port, path: "/ws?session=\(page.id)&resync=1", cookie: page.cookie,
+            from: page.source)
+          try socket.sendText(page.hello)
+          #expect(try socket.next() != nil, "the socket is sent the app")
+          return socket
+        }
+      }
+      func waitForConnected(_ count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try Self.stats(port: port).connected != count, ContinuousClock.now < deadline {
+          try await Task.sleep(for: .milliseconds(50))
+        }
+        try #require(try Self.stats(port: port).connected == count)
+      }
+      // A warm-up: the first sockets fill pools the server keeps, which are no socket's cost.
+      var sockets = try connect(try load(50, subnet: 5))
+      sockets.removeAll()
+      let pages = try load(200, subnet: 6)
+      sockets = try connect(pages)
+      try await waitForConnected(200)
+      sockets.removeAll()
+      try await waitForConnected(0)
+      let held = try Self.stats(port: port)
+      sockets = try connect(pages)
+      try await waitForConnected(200)
+      let connected = try Self.stats(port: port)
+      #expect(connected.sessions == held.sessions, "the same sessions, resumed")
+      let perSocket = ((connected.heapBytes ?? 0) - (held.heapBytes ?? 0)) / pages.count
+      print("figure: heap per idle page socket (its session's own excluded): \(perSocket) B")
+      #expect(perSocket < 10_000, "an idle socket costs \(perSocket) B: does it hold a task again?")
+      withExtendedLifetime(sockets) {}
+    }
+
     /// Finding 4, the server's side: a reader that stops reading, with a small receive buffer
     /// (so the kernel does not take what the server sends), costs the server a bounded heap.
     /// The socket's writer waits while the connection cannot take more (SwiftNIO's
