@@ -208,7 +208,7 @@
       /// Its hello is being checked on the main actor.
       case checking
       case attached(Attachment)
-      /// Closed, or closing: nothing more is read or written but the close.
+      /// The connection is gone (a close on its way is ``closeSent``).
       case ended
     }
 
@@ -219,13 +219,18 @@
     /// The hello's deadline, then the ping's, then the close's.
     private var timer: Scheduled<Void>?
     private var refresher: Scheduled<Void>?
+    /// Whether the page sent anything in the current ping interval, and whether it was pinged
+    /// in the one before.
     private var heardSincePing = true
+    private var pinged = false
     private var closeSent = false
     /// Messages read while the hello is checked or while reading waits for the inbox: one
     /// read's worth at most (reading stops, but a read already made is decoded whole).
     private var held: [String] = []
     private var readsPaused = false
     private var readPending = false
+    /// Whether a task waits for room in the inbox (reads resume when it has some).
+    private var waitingForRoom = false
     /// Messages taken from the send queue that wait for the connection to take more.
     private var unwritten: ArraySlice<String> = []
 
@@ -373,14 +378,19 @@
         attachment.refusals.refused(error?.description ?? "the socket is closing")
       }
       if attachment.inbox.isFull {
-        // Reading waits for the session: a task only while the inbox is full.
+        // Reading waits for the session: a task only while the inbox is full (one at a time:
+        // the inbox has room for one waiter).
         pauseReads()
-        guard let context else { return }
+        guard !waitingForRoom, let context else { return }
+        waitingForRoom = true
         let inbox = attachment.inbox
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         Task {
           await inbox.waitForRoom()
-          handler.execute { $0.resumeReads() }
+          handler.execute { handler in
+            handler.waitingForRoom = false
+            handler.resumeReads()
+          }
         }
         return
       }
@@ -401,7 +411,7 @@
 
     /// Admits what was held back, then reads on (unless that fills the inbox again).
     private func resumeReads() {
-      guard case .attached(let attachment) = phase else { return }
+      guard case .attached(let attachment) = phase, !waitingForRoom else { return }
       readsPaused = false
       while !readsPaused, !held.isEmpty {
         admit(held.removeFirst(), to: attachment)
@@ -520,6 +530,7 @@
       _ body: @escaping (SessionSocketHandler) -> Void
     ) {
       guard let context else { return }
+      if case .ended = phase { return }
       let scheduled = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
         body(self)
       }
@@ -529,21 +540,25 @@
       }
     }
 
-    /// Pings the page after `pingInterval` of silence; a page that said nothing since the last
-    /// ping (not even its pong) is gone, and its socket is closed.
+    /// Pings the page after `pingInterval` of silence; a page that says nothing for another
+    /// interval after the ping (not even its pong) is gone, and its socket is closed.
     private func armPing() {
       arm(settings.pingInterval) { handler in
         guard !handler.closeSent, let context = handler.context else { return }
-        guard handler.heardSincePing else {
+        if handler.heardSincePing {
+          handler.heardSincePing = false
+          handler.pinged = false
+        } else if handler.pinged {
           context.close(promise: nil)
           return
+        } else {
+          handler.pinged = true
+          context.writeAndFlush(
+            handler.wrapOutboundOut(
+              WebSocketFrame(
+                fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))),
+            promise: nil)
         }
-        handler.heardSincePing = false
-        context.writeAndFlush(
-          handler.wrapOutboundOut(
-            WebSocketFrame(
-              fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))),
-          promise: nil)
         handler.armPing()
       }
     }
