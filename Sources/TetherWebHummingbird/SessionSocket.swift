@@ -192,6 +192,8 @@
     /// How long a close may wait behind what the page has not read before the connection is
     /// cut.
     static let closeTimeout: TimeAmount = .seconds(15)
+    /// How long a page has to answer a close that reached it.
+    static let answerTimeout: TimeAmount = .seconds(3)
     /// How long a socket may take to send its hello.
     static let helloTimeout: TimeAmount = .seconds(5)
 
@@ -314,7 +316,9 @@
       if event is ChannelShouldQuiesceEvent {
         // The server is stopping: the page reconnects (to another node, or once this one is
         // back) and its session is rebuilt from its token.
-        close(code: 1001, reason: "the server is stopping", wait: .seconds(2))
+        close(
+          code: 1001, reason: "the server is stopping", flushWait: .seconds(2),
+          answerWait: .seconds(1))
         return
       }
       context.fireUserInboundEventTriggered(event)
@@ -580,9 +584,16 @@
       }
     }
 
-    /// Sends a close with `code`, then ends the connection.
+    /// Sends a close with `code`, then ends the connection when the page answers it (its close,
+    /// or its end), or `answerWait` after the close is on the wire, or `flushWait` after it was
+    /// sent if a page that stopped reading never lets it through.
+    ///
+    /// Not at once once it is written: a page whose own messages are still unread when the
+    /// connection ends is sent a reset, and a browser then reports 1006 instead of the code.
     private func close(
-      code: UInt16, reason: String, wait: TimeAmount = SessionSocketHandler.closeTimeout
+      code: UInt16, reason: String,
+      flushWait: TimeAmount = SessionSocketHandler.closeTimeout,
+      answerWait: TimeAmount = SessionSocketHandler.answerTimeout
     ) {
       guard let context, !closeSent else { return }
       closeSent = true
@@ -591,12 +602,12 @@
       var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
       data.writeInteger(code)
       data.writeString(reason)
-      // The connection ends once the close is on it (after every message before it, for a
-      // page that stopped reading), or after `wait` if it never gets there.
+      arm(flushWait) { handler in handler.context?.close(promise: nil) }
       context.writeAndFlush(
         wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
-      ).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-      arm(wait) { handler in handler.context?.close(promise: nil) }
+      ).assumeIsolated().whenComplete { [self] _ in
+        arm(answerWait) { handler in handler.context?.close(promise: nil) }
+      }
       // Read on, whatever paused reading: the page's close, or its end, ends the connection.
       held = []
       readsPaused = false
