@@ -261,8 +261,8 @@ public final class MutableProperty<Value>: Property<Value> {
       let reportsToObservation = mayBeObserved
       if reportsToObservation { observationWillSet() }
       isModifying = true
-      // A `defer` runs whether the access ends normally or is abandoned by a throw, so
-      // observers always hear of what the value now holds.
+      // A `defer` runs whether the access ends normally or is abandoned by a throw (in
+      // `modify(_:)`'s body), so observers always hear of what the value now holds.
       defer {
         isModifying = false
         if reportsToObservation { observationLink?.didSet() }
@@ -288,26 +288,9 @@ public final class MutableProperty<Value>: Property<Value> {
   @inlinable
   @discardableResult
   public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    if isModifying { modificationConflict() }
-    // A flag, not the registrar reference: see `update(_:)`.
-    let reportsToObservation = mayBeObserved
-    if reportsToObservation { observationWillSet() }
-    isModifying = true
-    let result: Result
-    do {
-      result = try body(&storage)
-    } catch {
-      // Whatever `body` changed before throwing stays, so observers hear of it: a view must
-      // never show a value the property no longer holds.
-      isModifying = false
-      if reportsToObservation { observationLink?.didSet() }
-      observers.send(storage)
-      throw error
-    }
-    isModifying = false
-    if reportsToObservation { observationLink?.didSet() }
-    observers.send(storage)
-    return result
+    // The mutating accessor of `value` is the one rule: what `body` changed, even before a
+    // throw, is delivered once (a view must never show a value the property no longer holds).
+    try body(&value)
   }
 
   /// The lifetime of this property, which owns the bindings into it.

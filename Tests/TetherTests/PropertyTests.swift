@@ -213,6 +213,24 @@ import TetherTesting
     _ = token
   }
 
+  @Test func whatAThrowingModifyChangedStaysAndIsDelivered() {
+    struct Refused: Error {}
+    let items = MutableProperty([1])
+    var received: [[Int]] = []
+    let token = items.observe { received.append($0) }
+    #expect(throws: Refused.self) {
+      try items.modify { value in
+        value.append(2)
+        throw Refused()
+      }
+    }
+    #expect(items.value == [1, 2])
+    #expect(received == [[1], [1, 2]])
+    items.value = [3]
+    #expect(received == [[1], [1, 2], [3]], "the property is usable after the throw")
+    _ = token
+  }
+
   @Test func modifyMutatesInPlaceAndDeliversOnce() {
     let property = MutableProperty([1, 2, 3])
     var received: [[Int]] = []

@@ -2,6 +2,7 @@ import Foundation
 import ShowcaseBrowser
 import ShowcaseWeb
 import Testing
+import TetherTesting
 import TetherWeb
 
 #if canImport(Glibc)
@@ -540,11 +541,11 @@ extension EndToEnd {
         }
       }
       func waitForConnected(_ count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try Self.stats(port: port).connected != count, ContinuousClock.now < deadline {
-          try await Task.sleep(for: .milliseconds(50))
+        await expectEventually(timeout: .seconds(30), "\(count) sockets connected") {
+          (try? Self.stats(port: port).connected) == count
         }
-        try #require(try Self.stats(port: port).connected == count)
+        let connected = try Self.stats(port: port).connected
+        try #require(connected == count)
       }
       // A warm-up: the first sockets fill pools the server keeps, which are no socket's cost.
       var sockets = try connect(try load(50, subnet: 5))
