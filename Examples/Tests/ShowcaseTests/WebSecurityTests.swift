@@ -540,24 +540,17 @@ extension EndToEnd {
           return socket
         }
       }
-      func waitForConnected(_ count: Int) async throws {
-        await expectEventually(timeout: .seconds(30), "\(count) sockets connected") {
-          (try? Self.stats(port: port).connected) == count
-        }
-        let connected = try Self.stats(port: port).connected
-        try #require(connected == count)
-      }
       // A warm-up: the first sockets fill pools the server keeps, which are no socket's cost.
       var sockets = try connect(try load(50, subnet: 5))
       sockets.removeAll()
       let pages = try load(200, subnet: 6)
       sockets = try connect(pages)
-      try await waitForConnected(200)
+      try await Self.waitForConnected(port: port, 200)
       sockets.removeAll()
-      try await waitForConnected(0)
+      try await Self.waitForConnected(port: port, 0)
       let held = try Self.stats(port: port)
       sockets = try connect(pages)
-      try await waitForConnected(200)
+      try await Self.waitForConnected(port: port, 200)
       let connected = try Self.stats(port: port)
       #expect(connected.sessions == held.sessions, "the same sessions, resumed")
       let perSocket = ((connected.heapBytes ?? 0) - (held.heapBytes ?? 0)) / pages.count
@@ -915,6 +908,15 @@ extension EndToEnd {
     }
 
     /// `/stats` over a plain socket (no URLSession).
+    /// Returns once `count` pages are connected to the server at `port` (30 s at most).
+    private static func waitForConnected(port: Int, _ count: Int) async throws {
+      await expectEventually(timeout: .seconds(30), "\(count) sockets connected") {
+        (try? stats(port: port).connected) == count
+      }
+      let connected = try stats(port: port).connected
+      try #require(connected == count)
+    }
+
     private static func stats(port: Int) throws -> WebServerStats {
       try WebServerStats(json: RawHTTPResponse.get("/stats", port: port).body)
     }
