@@ -73,6 +73,12 @@ public final class ScreenStack<Destination>: Navigator {
   /// - Returns: Whether the stack shows `path` now.
   @discardableResult
   public func show(_ path: ScreenPath) -> Bool {
+    // An alert is modal: Back (or any other path) closes it first, as Escape does — its
+    // cancel button answers — and the screens stay. An alert with no cancel button stays up.
+    if self.alert != nil {
+      handleAlertKey(.cancel)
+      return true
+    }
     // A path that is not the sheet's (Back from it) closes the sheet, then is shown as usual.
     if self.sheet != nil {
       guard path != self.path else { return true }
@@ -121,6 +127,9 @@ public final class ScreenStack<Destination>: Navigator {
   public func pop() {
     guard self.screens.count > 1 else { return }
     dismissSheet()
+    // An alert asks about the screen it stands over: once that screen is gone, its buttons
+    // have nothing to act on.
+    dismissAlert()
     screens.removeLast()
   }
 
@@ -156,6 +165,7 @@ public final class ScreenStack<Destination>: Navigator {
     let keep = max(1, depth)
     guard self.screens.count > keep else { return }
     dismissSheet()
+    dismissAlert()
     screens.removeLast(screens.count - keep)
   }
 

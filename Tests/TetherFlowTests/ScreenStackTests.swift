@@ -84,6 +84,51 @@ private func screen(_ name: String, path: [String] = [], owner: AnyObject? = nil
     #expect(ScreenAlert(title: "T", message: "M", buttons: []).buttons == [.ok])
   }
 
+  /// Back with an alert up closes the alert first, as Escape does, and leaves the screens:
+  /// before, Back popped the screens under the alert, and its Remove then acted on the list.
+  @Test func backWithAnAlertUpClosesTheAlertFirstAndKeepsTheScreens() {
+    let stack = ScreenStack<Model>()
+    stack.setRoot(screen("Home"))
+    stack.push(screen("Courses", path: ["courses"]))
+    stack.push(screen("Course", path: ["2"]))
+    var answers: [ScreenAlert.Button] = []
+    stack.present(
+      ScreenAlert(
+        title: "Remove?", message: "The course goes.",
+        buttons: [.init("Cancel", role: .cancel), .init("Remove", role: .destructive)]),
+      onResponse: { answers.append($0) })
+    #expect(stack.show("/courses"))
+    #expect(stack.alert == nil)
+    #expect(answers == [.init("Cancel", role: .cancel)], "its cancel button answered")
+    #expect(stack.screens.map(\.title) == ["Home", "Courses", "Course"])
+    // With the alert gone, Back goes back.
+    #expect(stack.show("/courses"))
+    #expect(stack.screens.map(\.title) == ["Home", "Courses"])
+  }
+
+  /// An alert's buttons never act on a screen that is gone: a pop under it dismisses it, and
+  /// its presenter hears nothing.
+  @Test func aPopDismissesTheAlertAndItsButtonsActOnNothing() {
+    let stack = ScreenStack<Model>()
+    stack.setRoot(screen("Home"))
+    stack.push(screen("Course", path: ["course"]))
+    var answers: [ScreenAlert.Button] = []
+    let remove = ScreenAlert.Button("Remove", role: .destructive)
+    stack.present(
+      ScreenAlert(
+        title: "Remove?", message: "M", buttons: [.init("Cancel", role: .cancel), remove]),
+      onResponse: { answers.append($0) })
+    stack.pop()
+    #expect(stack.alert == nil)
+    #expect(!stack.respond(to: remove), "no alert took the button")
+    #expect(answers.isEmpty)
+    stack.push(screen("Course", path: ["course"]))
+    stack.push(screen("Detail", path: ["detail"]))
+    stack.present(ScreenAlert(title: "T", message: "M"), onResponse: { answers.append($0) })
+    stack.pop(toDepth: 1)
+    #expect(stack.alert == nil && answers.isEmpty)
+  }
+
   @Test func settingARootDismissesTheAlert() {
     let stack = ScreenStack<Model>()
     stack.setRoot(screen("Home"))
