@@ -115,6 +115,41 @@ extension EndToEnd {
       }
     }
 
+    /// Finding 6 of the third attack run: a socket the server closes as soon as it opens (a
+    /// hello it refuses, or one too large for a frame) made the page reconnect every 100 ms
+    /// for good, since an open reset its back-off. Now only a message from the session does.
+    @Test func aPageBacksOffAcrossOpensThatFailAtOnceAndAfreshOnceServed() async throws {
+      try await withPage { browser in
+        // The client's reconnect waits, recorded; each reconnect then runs at once.
+        try await browser.run(
+          """
+          window.__delays = [];
+          const later = window.setTimeout;
+          window.setTimeout = (body, delay) => { window.__delays.push(delay); return later(body, 0); };
+          """)
+        for attempt in 1...8 {
+          try await browser.run("__socket().open(); __socket().drop(1009)")
+          try await browser.waitUntil("reconnect \(attempt)") {
+            try await browser.run("return window.__sockets.length") as? Int == attempt + 1
+          }
+        }
+        let delays = try #require(try await browser.run("return window.__delays") as? [Double])
+        #expect(delays.count == 8)
+        for (index, delay) in delays.enumerated() {
+          let wait = min(30_000, 100 * Double(1 << index))
+          #expect(delay >= wait / 2 && delay <= wait, "attempt \(index + 1) waited \(delay) ms")
+        }
+        // A socket the session answered starts the back-off afresh.
+        try await browser.run(
+          "__socket().open(); __socket().receive({ p: [] }); __socket().drop(1006)")
+        try await browser.waitUntil("the reconnect after a served socket") {
+          try await browser.run("return window.__sockets.length") as? Int == 10
+        }
+        let last = try #require(try await browser.run("return window.__delays.at(-1)") as? Double)
+        #expect(last <= 100, "\(last) ms")
+      }
+    }
+
     @Test func everyKindOfPatchIsApplied() async throws {
       try await withPage { browser in
         try await browser.run(

@@ -107,7 +107,6 @@
     const query = "session=" + encodeURIComponent(session) + (resync ? "&resync=1" : "");
     socket = new WebSocket(scheme + "://" + location.host + base + "/ws?" + query);
     socket.onopen = () => {
-      retries = 0;
       const hello = { type: "hello", secret: secret };
       if (resume) hello.token = resume;
       if (pristine && served) hello.shown = served;
@@ -125,6 +124,10 @@
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
       if (message.n !== expected++) { current.close(4000, "missed a message"); return; }
+      // The session took this socket (it answers only a hello it accepted): a later drop
+      // starts its back-off afresh. An open alone proves nothing: a socket closed at once
+      // (its hello refused or too large) keeps backing off.
+      retries = 0;
       apply(message);
     };
     socket.onclose = (event) => {
@@ -133,7 +136,10 @@
       // 4404: the session is gone (expired, or the server restarted); 4403: its resume token
       // or its proof was refused. Either way, load this URL anew.
       if (event.code === 4404 || event.code === 4403) { location.reload(); return; }
-      setTimeout(() => connect(true), Math.min(2000, 100 * 2 ** retries++));
+      // Exponential back-off with jitter, from 100 ms to 30 s: a page that can never connect
+      // does not hammer the server, and many pages dropped together do not return together.
+      const wait = Math.min(30000, 100 * 2 ** Math.min(retries++, 9));
+      setTimeout(() => connect(true), wait / 2 + Math.random() * wait / 2);
     };
   }
 
