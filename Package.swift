@@ -155,6 +155,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebServer"])),
         .product(
           name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["WebServer"])),
+        .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["WebServer"])),
       ],
       swiftSettings: swiftSettings
     ),

@@ -20,9 +20,9 @@
     let allowedHosts: WebHostAllowlist
     let trustedProxies: Set<String>
     let messageRate: WebMessageRate?
-    /// How long a socket may be silent before it is pinged; a socket that has not answered
-    /// (or sent anything) by the next ping is closed.
-    let pingInterval: TimeAmount
+    /// The rules and deadlines of every socket (`SocketCore.Limits`): its hello, its ping
+    /// interval, its close handshake, what frames that are not messages may cost.
+    let socketLimits: SocketCore.Limits
     let logger: Logger
 
     /// Whether `head` opens a page's socket that may connect: the socket's path, a host this
@@ -102,11 +102,8 @@
           upgradePipelineHandler: { channel, head in
             channel.eventLoop.makeCompletedFuture {
               let request = sockets.request(head, peer: channel.remoteAddress?.ipAddress)
-              try channel.pipeline.syncOperations.addHandlers(
-                // A message may come in fragments: together no larger than one frame may be.
-                NIOWebSocketFrameAggregator(
-                  minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 64,
-                  maxAccumulatedFrameSize: TetherWebServer.maximumMessageSize),
+              // Fragments are joined by the socket's core, which checks them as they come.
+              try channel.pipeline.syncOperations.addHandler(
                 SessionSocketHandler(request: request, settings: sockets))
               return .socket
             }
@@ -139,8 +136,15 @@
         configuration.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
         configuration.decoderConfiguration.maxHeaderFieldCount =
           http1.httpDecoder.maxHeaderFieldCount
-        let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+        let operations = channel.pipeline.syncOperations
+        let negotiated = try operations.configureUpgradableHTTPServerPipeline(
           configuration: configuration)
+        // The first head is checked before the upgrade handler acts on it: one that does not
+        // parse, has no host or asks for a socket it does not describe is answered, not
+        // dropped, and the header deadline runs until a valid head has come.
+        let upgradeHandler = try operations.handler(
+          type: NIOTypedHTTPServerUpgradeHandler<Negotiated>.self)
+        try operations.addHandler(RequestHeadCheck(), position: .before(upgradeHandler))
         return Value(negotiated: negotiated, channel: channel)
       }
     }
@@ -172,30 +176,27 @@
 
   /// One page's socket, on its channel's event loop: checks the page's hello, attaches the
   /// socket to its session, hands what the page sends to the session's inbox and writes what
-  /// the session sends, in order and numbered.
+  /// the session   /// One page's socket, on its channel's event loop: a driver of its ``SocketCore``, which
+  /// holds every rule (framing, UTF-8, the budget, the hello's and the ping's deadlines, the
+  /// close handshake). The handler reads frames into the core and carries out what it says:
+  /// the hello checked on the main actor, messages into the session's inbox, pongs, pings and
+  /// closes written, the connection ended. One timer per socket, armed for the core's next
+  /// deadline and moved only when that changes.
   ///
   /// Its only hops are the ones the work needs: one to the main actor for the hello's checks,
   /// one per burst of inbound messages (the inbox's handler task, which ends when the inbox is
   /// empty) and one per burst of outbound ones back to the event loop. An idle socket holds
-  /// this handler, its queues and one timer (the ping), no task.
+  /// this handler, its core and queues and one timer, no task.
   ///
   /// Backpressure both ways: the socket is read no further ahead of its session than the
   /// inbox allows (reads wait while it is full, or while the page sends far past its rate);
   /// the session's messages wait while the connection cannot take more (SwiftNIO's
-  /// writability), and a page that falls ``SendQueue/limit`` messages behind is closed with
+  /// writability), and a page that falls behind — `SendQueue`'s count or bytes — is closed with
   /// ``TetherWebServer/fellBehindCloseCode``.
   final class SessionSocketHandler: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
-
-    /// How long a close may wait behind what the page has not read before the connection is
-    /// cut.
-    static let closeTimeout: TimeAmount = .seconds(15)
-    /// How long a page has to answer a close that reached it.
-    static let answerTimeout: TimeAmount = .seconds(3)
-    /// How long a socket may take to send its hello.
-    static let helloTimeout: TimeAmount = .seconds(5)
 
     private struct Attachment {
       let connection: Int
@@ -204,28 +205,17 @@
       let refusals: RefusalLog
     }
 
-    private enum Phase {
-      /// The page has not said hello yet.
-      case waitingForHello
-      /// Its hello is being checked on the main actor.
-      case checking
-      case attached(Attachment)
-      /// The connection is gone (a close on its way is ``closeSent``).
-      case ended
-    }
-
     private let request: SessionSocketRequest
     private let settings: SessionSocketSettings
-    private var phase = Phase.waitingForHello
+    private var core: SocketCore
+    private var attachment: Attachment?
     private var context: ChannelHandlerContext?
-    /// The hello's deadline, then the ping's, then the close's.
+    /// The core's next deadline, and the timer armed for it.
     private var timer: Scheduled<Void>?
+    private var timerDeadline: ContinuousClock.Instant?
+    /// The pause of a socket far past its message rate.
+    private var resumeTimer: Scheduled<Void>?
     private var refresher: Scheduled<Void>?
-    /// Whether the page sent anything in the current ping interval, and whether it was pinged
-    /// in the one before.
-    private var heardSincePing = true
-    private var pinged = false
-    private var closeSent = false
     /// Messages read while the hello is checked or while reading waits for the inbox: one
     /// read's worth at most (reading stops, but a read already made is decoded whole).
     private var held: [String] = []
@@ -235,60 +225,31 @@
     private var waitingForRoom = false
     /// Messages taken from the send queue that wait for the connection to take more.
     private var unwritten: ArraySlice<String> = []
+    private var ended = false
 
     init(request: SessionSocketRequest, settings: SessionSocketSettings) {
       self.request = request
       self.settings = settings
+      core = SocketCore(limits: settings.socketLimits, at: .now)
     }
 
     // MARK: - Channel events
 
     func handlerAdded(context: ChannelHandlerContext) {
       self.context = context
-      arm(Self.helloTimeout) { handler in
-        handler.settings.logger.notice("session socket refused: it sent no hello in time")
-        handler.close(code: 4403, reason: "no proof of the session")
-      }
+      rearm()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
       let frame = unwrapInboundIn(data)
-      heardSincePing = true
-      switch frame.opcode {
-      case .text:
-        var payload = frame.unmaskedData
-        received(payload.readString(length: payload.readableBytes) ?? "")
-      case .binary:
-        switch phase {
-        case .waitingForHello:
-          settings.logger.notice("session socket refused: its first message was no hello")
-          close(code: 4403, reason: "no proof of the session")
-        case .attached(let attachment):
-          attachment.refusals.refused("a binary message")
-        case .checking, .ended:
-          break
-        }
-      case .ping:
-        guard !closeSent else { return }
-        context.writeAndFlush(
-          wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)),
-          promise: nil)
-      case .connectionClose:
-        // The page closes: answer with its code (if it gave one and this side has not
-        // closed yet), then end the connection.
-        guard !closeSent else {
-          context.close(promise: nil)
-          return
-        }
-        closeSent = true
-        var code = frame.unmaskedData
-        let echo = code.readSlice(length: min(2, code.readableBytes)) ?? ByteBuffer()
-        context.writeAndFlush(
-          wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: echo))
-        ).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-      default:
-        break
-      }
+      let reserved: UInt8 = (frame.rsv1 ? 4 : 0) | (frame.rsv2 ? 2 : 0) | (frame.rsv3 ? 1 : 0)
+      let payload = frame.unmaskedData
+      perform(
+        core.received(
+          SocketCore.Frame(
+            fin: frame.fin, reservedBits: reserved, opcode: UInt8(webSocketOpcode: frame.opcode),
+            masked: frame.maskKey != nil, payload: Array(payload.readableBytesView)),
+          at: .now))
     }
 
     func read(context: ChannelHandlerContext) {
@@ -300,7 +261,9 @@
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-      if context.channel.isWritable, case .attached(let attachment) = phase, !unwritten.isEmpty {
+      let writable = context.channel.isWritable
+      perform(core.writabilityChanged(writable))
+      if writable, let attachment, !unwritten.isEmpty {
         write(from: attachment.queue)
       }
       context.fireChannelWritabilityChanged()
@@ -310,30 +273,27 @@
       if case ChannelEvent.inputClosed? = event as? ChannelEvent {
         // The page's side ended without a close (the server keeps half-closed connections
         // open for HTTP): nothing more can come, so the socket ends.
-        context.close(promise: nil)
+        perform(core.peerEnded())
         return
       }
       if event is ChannelShouldQuiesceEvent {
         // The server is stopping: the page reconnects (to another node, or once this one is
         // back) and its session is rebuilt from its token.
-        close(
-          code: 1001, reason: "the server is stopping", flushWait: .seconds(2),
-          answerWait: .seconds(1))
+        perform(
+          core.close(
+            code: SocketCore.CloseCode.goingAway, reason: "the server is stopping", at: .now,
+            flushTimeout: .seconds(2), answerTimeout: .seconds(1)))
         return
       }
       context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-      // A fragmented message past the size limit (the frame decoder's own errors are answered
-      // by NIO's protocol error handler before they reach here).
-      if error is NIOWebSocketFrameAggregator.Error {
-        close(code: 1009, reason: "message too large")
-        return
-      }
+      // The frame decoder's own errors (a frame over the size limit, a control frame over 125
+      // bytes or in fragments) are answered by NIO's protocol error handler before here.
       settings.logger.notice(
         "session socket ended: \(WebLogText.escaped("\(error)", limit: 200))")
-      context.close(promise: nil)
+      perform(core.peerEnded())
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -346,40 +306,106 @@
       self.context = nil
     }
 
-    // MARK: - Reading
+    // MARK: - The core's actions
 
-    private func received(_ text: String) {
-      if closeSent { return }
-      switch phase {
-      case .waitingForHello:
-        timer?.cancel()
-        timer = nil
-        phase = .checking
-        pauseReads()
-        checkHello(text)
-      case .checking:
-        held.append(text)
-      case .attached(let attachment):
-        if readsPaused {
-          held.append(text)
-        } else {
-          admit(text, to: attachment)
+    private func perform(_ actions: [SocketCore.Action]) {
+      for action in actions {
+        switch action {
+        case .checkHello(let text):
+          pauseReads()
+          checkHello(text)
+        case .deliver(let text):
+          if let attachment, !readsPaused {
+            admit(text, to: attachment)
+          } else {
+            held.append(text)
+          }
+        case .writePong(let payload):
+          writeControl(.pong, payload)
+        case .writePing:
+          writeControl(.ping, [])
+        case .writeClose(let code, let reason):
+          writeClose(code: code, reason: reason)
+        case .stopSending:
+          attachment?.queue.close()
+          unwritten = []
+          held = []
+          // Read on, whatever paused reading: the page's close, or its end, ends the
+          // connection.
+          readsPaused = false
+          if readPending, let context {
+            readPending = false
+            context.read()
+          }
+        case .stopReading:
+          held = []
+          readsPaused = true
+        case .closeConnection:
+          context?.close(promise: nil)
         }
-      case .ended:
-        break
+      }
+      rearm()
+    }
+
+    private func writeControl(_ opcode: WebSocketOpcode, _ payload: [UInt8]) {
+      guard let context else { return }
+      var data = context.channel.allocator.buffer(capacity: payload.count)
+      data.writeBytes(payload)
+      context.writeAndFlush(
+        wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: data)), promise: nil)
+    }
+
+    private func writeClose(code: UInt16?, reason: String) {
+      guard let context else { return }
+      var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+      if let code {
+        data.writeInteger(code)
+        data.writeString(reason)
+      }
+      context.writeAndFlush(
+        wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
+      ).assumeIsolated().whenComplete { [self] result in
+        if case .failure = result {
+          perform(core.peerEnded())
+        } else {
+          perform(core.closeWritten(at: .now))
+        }
       }
     }
+
+    /// Arms the one timer for the core's next deadline, if that moved.
+    private func rearm() {
+      guard let context, !ended else { return }
+      let deadline = core.nextDeadline
+      guard deadline != timerDeadline else { return }
+      timer?.cancel()
+      timer = nil
+      timerDeadline = deadline
+      guard let deadline else { return }
+      let delay = max(.zero, deadline - .now)
+      timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
+        timer = nil
+        timerDeadline = nil
+        perform(core.deadlineReached(at: .now))
+      }
+    }
+
+    // MARK: - Reading
 
     private func admit(_ text: String, to attachment: Attachment) {
       switch attachment.inbox.admit(text) {
       case .startHandler:
         SocketSession.handle(
           attachment.inbox, registry: settings.registry, id: request.id,
-          connection: attachment.connection, refusals: attachment.refusals)
+          connection: attachment.connection, address: request.address,
+          refusals: attachment.refusals)
       case .queued:
         break
       case .refused(let error):
         attachment.refusals.refused(error?.description ?? "the socket is closing")
+        // Text that is not a message is waste: it costs the socket's budget.
+        perform(core.refused(bytes: text.utf8.count, at: .now))
+        return
       }
       if attachment.inbox.isFull {
         // Reading waits for the session: a task only while the inbox is full (one at a time:
@@ -401,10 +427,13 @@
       // A socket far past its rate is read no faster than it: its flood stays in its own
       // connection instead of costing the server a read and a decode per message.
       let pause = attachment.inbox.pauseBeforeReading()
-      if pause > .zero {
+      if pause > .zero, let context {
         pauseReads()
-        arm(TimeAmount(pause), replacingTimer: false) {
-          $0.resumeReads()
+        resumeTimer?.cancel()
+        resumeTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(pause)) {
+          [self] in
+          resumeTimer = nil
+          resumeReads()
         }
       }
     }
@@ -415,9 +444,9 @@
 
     /// Admits what was held back, then reads on (unless that fills the inbox again).
     private func resumeReads() {
-      guard case .attached(let attachment) = phase, !waitingForRoom else { return }
+      guard let attachment, core.phase == .open, !waitingForRoom else { return }
       readsPaused = false
-      while !readsPaused, !held.isEmpty {
+      while !readsPaused, !held.isEmpty, core.phase == .open {
         admit(held.removeFirst(), to: attachment)
       }
       if !readsPaused, readPending, let context {
@@ -449,7 +478,7 @@
               break
             case .overflowed:
               handler.execute {
-                $0.close(
+                $0.closeFromServer(
                   code: TetherWebServer.fellBehindCloseCode,
                   reason: "fell behind: reconnect for a full redraw")
               }
@@ -458,7 +487,7 @@
           close: {
             // One socket per session: a newer one of the same page (its secret) took over.
             handler.execute {
-              $0.close(code: replaced, reason: "replaced by a newer socket")
+              $0.closeFromServer(code: replaced, reason: "replaced by a newer socket")
             }
           })
         channel.eventLoop.execute {
@@ -467,12 +496,16 @@
       }
     }
 
+    private func closeFromServer(code: UInt16, reason: String) {
+      perform(core.close(code: code, reason: reason, at: .now))
+    }
+
     private func checked(_ outcome: SocketSession.Attachment, queue: SendQueue) {
       switch outcome {
       case .refused(let code, let reason):
-        close(code: code, reason: reason)
+        closeFromServer(code: code, reason: reason)
       case .attached(let connection):
-        guard case .checking = phase, !closeSent else {
+        guard core.phase == .checking, !ended else {
           // The socket ended while its hello was checked: the session waits for the next.
           queue.close()
           let registry = settings.registry
@@ -480,12 +513,11 @@
           Task { @MainActor in registry.detach(id, connection: connection) }
           return
         }
-        let attachment = Attachment(
+        attachment = Attachment(
           connection: connection, queue: queue,
           inbox: WebInbox(rate: settings.messageRate),
           refusals: RefusalLog(logger: settings.logger))
-        phase = .attached(attachment)
-        armPing()
+        perform(core.helloChecked(at: .now))
         armRefresh()
         resumeReads()
       }
@@ -496,7 +528,8 @@
     /// Writes what the session sent, in order, until nothing waits or the connection cannot
     /// take more (``channelWritabilityChanged(context:)`` goes on from there).
     private func write(from queue: SendQueue) {
-      guard let context, !closeSent else {
+      // The session sends its first render while the hello is still being checked.
+      guard let context, core.phase == .open || core.phase == .checking else {
         queue.close()
         return
       }
@@ -510,14 +543,12 @@
         while let message = unwritten.first {
           guard context.channel.isWritable else { return }
           unwritten.removeFirst()
+          let buffer = context.channel.allocator.buffer(string: message)
           context.write(
-            wrapOutboundOut(
-              WebSocketFrame(
-                fin: true, opcode: .text,
-                data: context.channel.allocator.buffer(string: message))),
+            wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: buffer)),
             promise: nil)
           wrote = true
-          guard queue.written() else {
+          guard queue.written(bytes: buffer.readableBytes) else {
             unwritten = []
             return
           }
@@ -525,53 +556,13 @@
       }
     }
 
-    // MARK: - Timers and closing
-
-    /// Runs `body` on the event loop after `delay`, as the socket's one timer unless
-    /// `replacingTimer` is false.
-    private func arm(
-      _ delay: TimeAmount, replacingTimer: Bool = true,
-      _ body: @escaping (SessionSocketHandler) -> Void
-    ) {
-      guard let context else { return }
-      if case .ended = phase { return }
-      let scheduled = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
-        body(self)
-      }
-      if replacingTimer {
-        timer?.cancel()
-        timer = scheduled
-      }
-    }
-
-    /// Pings the page after `pingInterval` of silence; a page that says nothing for another
-    /// interval after the ping (not even its pong) is gone, and its socket is closed.
-    private func armPing() {
-      arm(settings.pingInterval) { handler in
-        guard !handler.closeSent, let context = handler.context else { return }
-        if handler.heardSincePing {
-          handler.heardSincePing = false
-          handler.pinged = false
-        } else if handler.pinged {
-          context.close(promise: nil)
-          return
-        } else {
-          handler.pinged = true
-          context.writeAndFlush(
-            handler.wrapOutboundOut(
-              WebSocketFrame(
-                fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))),
-            promise: nil)
-        }
-        handler.armPing()
-      }
-    }
+    // MARK: - Timers and the end
 
     /// A page that stays on one screen is sent a fresh resume token in time: its newest one
     /// must still be accepted wherever it reconnects.
     private func armRefresh() {
-      guard let lifetime = settings.registry.resumeSigner?.maximumAge,
-        case .attached(let attachment) = phase, let context
+      guard let lifetime = settings.registry.resumeSigner?.maximumAge, let attachment,
+        let context, !ended
       else { return }
       let registry = settings.registry
       let id = request.id
@@ -584,49 +575,22 @@
       }
     }
 
-    /// Sends a close with `code`, then ends the connection when the page answers it (its close,
-    /// or its end), or `answerWait` after the close is on the wire, or `flushWait` after it was
-    /// sent if a page that stopped reading never lets it through.
-    ///
-    /// Not at once once it is written: a page whose own messages are still unread when the
-    /// connection ends is sent a reset, and a browser then reports 1006 instead of the code.
-    private func close(
-      code: UInt16, reason: String,
-      flushWait: TimeAmount = SessionSocketHandler.closeTimeout,
-      answerWait: TimeAmount = SessionSocketHandler.answerTimeout
-    ) {
-      guard let context, !closeSent else { return }
-      closeSent = true
-      if case .attached(let attachment) = phase { attachment.queue.close() }
-      unwritten = []
-      var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
-      data.writeInteger(code)
-      data.writeString(reason)
-      arm(flushWait) { handler in handler.context?.close(promise: nil) }
-      context.writeAndFlush(
-        wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
-      ).assumeIsolated().whenComplete { [self] _ in
-        arm(answerWait) { handler in handler.context?.close(promise: nil) }
-      }
-      // Read on, whatever paused reading: the page's close, or its end, ends the connection.
-      held = []
-      readsPaused = false
-      readPending = false
-      context.read()
-    }
-
     /// The connection is gone: what the page sent before is still its own (handled, then
     /// counted), and only then is the session detached.
     private func end() {
+      guard !ended else { return }
+      ended = true
+      _ = core.peerEnded()
       timer?.cancel()
       timer = nil
+      resumeTimer?.cancel()
+      resumeTimer = nil
       refresher?.cancel()
       refresher = nil
-      let ended = phase
-      phase = .ended
       held = []
       unwritten = []
-      guard case .attached(let attachment) = ended else { return }
+      guard let attachment else { return }
+      self.attachment = nil
       attachment.queue.close()
       let registry = settings.registry
       let id = request.id

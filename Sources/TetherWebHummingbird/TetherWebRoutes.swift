@@ -147,6 +147,7 @@
             address: WebConnectionLimits.clientAddress(
               of: context.request, trustedProxies: trustedProxies),
             messageRate: messageRate,
+            socketLimits: SocketCore.Limits(maximumMessageSize: TetherWebServer.maximumMessageSize),
             logger: logger)
           // No shutdown handler of its own: Hummingbird's socket handler already closes the
           // socket when the server stops (1000), and a second handler per socket would be kept
@@ -168,19 +169,21 @@
         let secure = TetherWebServer.isSecure(request, trustedProxies: trustedProxies)
         let cookies = registry.clientCookies
         let address = WebConnectionLimits.clientAddress(of: request, trustedProxies: trustedProxies)
+        // A page's address is signed into its resume token, which its socket's hello carries:
+        // a path longer than the server signs would make a page that can never connect.
+        guard request.uri.path.utf8.count <= WebSessionRegistry.maximumPathLength else {
+          return TetherWebServer.page(
+            "<!doctype html><p>This address is too long.</p>", status: .uriTooLong)
+        }
+        // A browser without a cookie is issued one, whatever its address: the cookie costs the
+        // server nothing (it is signed, not stored), and what one address may hold is bounded
+        // by its sessions and each socket's bytes, not by how many browsers it has shown — a
+        // campus or a carrier's NAT is one address.
         let client: WebClient
         var setCookie: String?
         if let known = cookies.client(inCookieHeader: request.headers[.cookie], secure: secure) {
           client = known
         } else {
-          // A new browser is new data (its own list): one address gets only so many.
-          guard await registry.admitsNewClient(from: address) else {
-            var response = TetherWebServer.page(
-              "<!doctype html><p>Too many new browsers from this address; try again later.</p>",
-              status: .tooManyRequests)
-            response.headers[.retryAfter] = "\(3_600 / registry.newClientsPerAddress)"
-            return response
-          }
           (client, setCookie) = cookies.issue(secure: secure)
         }
         // The app's path: what follows the prefix.

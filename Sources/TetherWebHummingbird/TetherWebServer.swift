@@ -163,7 +163,7 @@
       let sockets = SessionSocketSettings(
         registry: registry, allowedHosts: allowedHosts ?? WebHostAllowlist(binding: host),
         trustedProxies: limits.trustedProxies, messageRate: limits.messageRate,
-        pingInterval: .seconds(30), logger: logger)
+        socketLimits: SocketCore.Limits(maximumMessageSize: maximumMessageSize), logger: logger)
       // Pages, assets, `/health` and the app's routes are the router's; a page's socket is
       // upgraded and served on the event loop (`SessionSocketHandler`), with no task per socket.
       let server = HTTPServerBuilder { responder in
@@ -326,86 +326,10 @@
     }
   }
 
-  /// The messages waiting for one socket: numbers each admitted message, keeps them in order
-  /// until one writer at a time takes them, and once more than ``limit`` wait, admits no more
-  /// (the page fell behind). No task waits on an idle socket: the first message to arrive
-  /// when no one is writing asks its sender to start a writer, which ends when nothing waits.
-  final class SendQueue: Sendable {
-    /// The most messages that may wait for a socket.
-    static let limit = 256
-
-    enum Admission {
-      /// Queued; the sender starts a writer (no one is writing).
-      case startWriter
-      /// Queued; the writer at work takes it.
-      case queued
-      /// This one is one too many: close the socket.
-      case overflowed
-      /// The socket is being closed: drop it (the page redraws on its next socket).
-      case closed
-    }
-
-    private struct State {
-      var pending: [String] = []
-      var waiting = 0
-      var number = 0
-      var writing = false
-      var closed = false
-    }
-
-    private let state = Mutex(State())
-
-    /// Numbers `message` (a JSON object) with `"n"`, from 1, and queues it.
-    func admit(_ message: String) -> Admission {
-      state.withLock { state in
-        guard !state.closed else { return .closed }
-        guard state.waiting < Self.limit else {
-          state.closed = true
-          state.pending = []
-          return .overflowed
-        }
-        state.waiting += 1
-        state.number += 1
-        state.pending.append("{\"n\":\(state.number)," + message.dropFirst())
-        guard !state.writing else { return .queued }
-        state.writing = true
-        return .startWriter
-      }
-    }
-
-    /// The messages to write next, in order, or `nil` when none is left: the writer's turn
-    /// ends, and the next message admitted starts another.
-    func next() -> [String]? {
-      state.withLock { state in
-        guard !state.pending.isEmpty else {
-          state.writing = false
-          return nil
-        }
-        defer { state.pending = [] }
-        return state.pending
-      }
-    }
-
-    /// One taken message is on the socket.
-    ///
-    /// - Returns: Whether the queue is still open (else the rest of the batch is dropped).
-    func written() -> Bool {
-      state.withLock { state in
-        state.waiting -= 1
-        return !state.closed
-      }
-    }
-
-    /// Admits nothing more: the socket is closing (its page redraws on its next socket).
-    func close() {
-      state.withLock { state in
-        state.closed = true
-        state.pending = []
-      }
-    }
-
-    /// The writer: writes what waits, in order, until nothing does. A failed write closes
-    /// the queue (the socket's inbound loop sees the socket end).
+  extension SendQueue {
+    /// The writer of a socket served by Hummingbird's WebSocket route: writes what waits, in
+    /// order, until nothing does. A failed write closes the queue (the socket's inbound loop
+    /// sees the socket end).
     func write(to outbound: WebSocketOutboundWriter) async {
       while let batch = next() {
         for message in batch {
@@ -415,7 +339,7 @@
             close()
             return
           }
-          guard written() else { return }
+          guard written(bytes: message.utf8.count) else { return }
         }
       }
     }
@@ -502,42 +426,128 @@
     let address: String?
     /// How fast the page may send, if limited (``WebConnectionLimits/messageRate``).
     let messageRate: WebMessageRate?
+    /// The rules of the socket (`SocketCore.Limits`): its hello's deadline, its message size,
+    /// what frames that are not messages may cost.
+    let socketLimits: SocketCore.Limits
     let logger: Logger
 
+    /// Serves one page's socket through Hummingbird's WebSocket route: its data frames go
+    /// through the page socket's ``SocketCore`` (the rules the event-loop handler keeps too:
+    /// fragments, UTF-8, size, the budget, the hello), and what it says is done here.
+    /// Hummingbird's WebSocket handler answers pings and closes itself, so the core's pongs
+    /// and pings are its.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-      var messages = inbound.messages(maxSize: TetherWebServer.maximumMessageSize)
-        .makeAsyncIterator()
-      // Two functions, not one: the checks of the first message end before the socket's
-      // long wait, so what they hold is not kept in the task's frames for the socket's life.
-      guard let (connection, queue) = try await attach(&messages, outbound: outbound) else {
-        return
+      var core = SocketCore(limits: socketLimits, at: .now)
+      // A socket that says nothing, or nothing in time, gets nothing.
+      let silence = Task {
+        try await Task.sleep(for: socketLimits.helloTimeout)
+        try await outbound.close(
+          .unknown(SocketCore.CloseCode.noProof), reason: "no proof of the session")
       }
-      await relay(&messages, connection: connection, queue: queue)
+      defer { silence.cancel() }
+      var frames = inbound.makeAsyncIterator()
+      var open: OpenSocket?
+      let refusals = RefusalLog(logger: logger)
+      do {
+        reading: while let frame = try await frames.next() {
+          let opcode: UInt8 =
+            switch frame.opcode {
+            case .text: SocketCore.Opcode.text
+            case .binary: SocketCore.Opcode.binary
+            case .continuation: SocketCore.Opcode.continuation
+            }
+          var actions = core.received(
+            SocketCore.Frame(
+              fin: frame.fin, opcode: opcode, payload: Array(frame.data.readableBytesView)),
+            at: .now)
+          while !actions.isEmpty {
+            let action = actions.removeFirst()
+            switch action {
+            case .checkHello(let text):
+              silence.cancel()
+              switch await attach(hello: text, outbound: outbound) {
+              case .refused(let code, let reason):
+                actions += core.close(code: code, reason: reason, at: .now)
+              case .attached(let connection, let queue):
+                open = OpenSocket(
+                  connection: connection, queue: queue, inbox: WebInbox(rate: messageRate),
+                  refresher: refresher(connection))
+                actions += core.helloChecked(at: .now)
+              }
+            case .deliver(let text):
+              guard let open else { continue }
+              switch open.inbox.admit(text) {
+              case .startHandler:
+                Self.handle(
+                  open.inbox, registry: registry, id: id, connection: open.connection,
+                  address: address, refusals: refusals)
+              case .queued:
+                break
+              case .refused(let error):
+                refusals.refused(error?.description ?? "the socket is closing")
+                actions += core.refused(bytes: text.utf8.count, at: .now)
+                continue
+              }
+              if open.inbox.isFull { await open.inbox.waitForRoom() }
+              // A socket far past its rate is read no faster than it.
+              let pause = open.inbox.pauseBeforeReading()
+              if pause > .zero { try await Task.sleep(for: pause) }
+            case .writeClose(let code, let reason):
+              try? await outbound.close(code.map { .unknown($0) } ?? .normalClosure, reason: reason)
+            case .stopSending:
+              open?.queue.close()
+            case .stopReading, .closeConnection:
+              break reading
+            case .writePong, .writePing:
+              break
+            }
+          }
+        }
+      } catch {
+        logger.notice("session socket ended: \(WebLogText.escaped("\(error)", limit: 200))")
+      }
+      guard let open else { return }
+      // What the page sent before its socket ended is still its own: handled, then counted,
+      // and only then is the session detached.
+      await open.inbox.drained()
+      refusals.finish()
+      open.refresher?.cancel()
+      open.queue.close()
+      await registry.detach(id, connection: open.connection)
     }
 
-    /// Checks the page's hello and attaches the socket to its session: the connection and the
-    /// queue its messages wait in, or `nil` when the socket was refused (and closed).
-    private func attach(
-      _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
-      outbound: WebSocketOutboundWriter
-    ) async throws -> (Int, SendQueue)? {
-      // A socket that says nothing, or nothing for 5 s, gets nothing.
-      let silence = Task {
-        try await Task.sleep(for: .seconds(5))
-        try await outbound.close(.unknown(4403), reason: "no proof of the session")
+    /// A socket attached to its session.
+    private struct OpenSocket {
+      let connection: Int
+      let queue: SendQueue
+      let inbox: WebInbox
+      let refresher: Task<Void, Never>?
+    }
+
+    /// A page that stays on one screen is sent a fresh token in time: its newest one must
+    /// still be accepted wherever it reconnects.
+    private func refresher(_ connection: Int) -> Task<Void, Never>? {
+      guard let lifetime = registry.resumeSigner?.maximumAge else { return nil }
+      return Task { [registry, id] in
+        while (try? await Task.sleep(for: lifetime / 3)) != nil {
+          await registry.refreshResumeToken(id, connection: connection)
+        }
       }
-      let first = try? await messages.next()
-      silence.cancel()
-      guard case .text(let text)? = first else {
-        logger.notice("session socket refused: its first message was no hello")
-        try? await outbound.close(.unknown(4403), reason: "no proof of the session")
-        return nil
-      }
-      // Messages wait here for the socket's writer, a task that lives while there is something
-      // to write (an idle socket keeps none). None is ever dropped: a page that falls
-      // ``SendQueue/limit`` messages behind (it stopped reading) is closed with 4408 and
-      // reconnects for a full redraw. Each message is numbered (`"n"`, from 1 per socket), so
-      // a page that misses one asks for the redraw itself.
+    }
+
+    /// What the hello of a socket on Hummingbird's route got.
+    private enum RouteAttachment {
+      case attached(Int, SendQueue)
+      case refused(code: UInt16, reason: String)
+    }
+
+    /// Checks the page's hello and attaches the socket to its session. Messages wait in a
+    /// `SendQueue` for the socket's writer, a task that lives while there is something to
+    /// write (an idle socket keeps none); a page that falls behind is closed with 4408 and
+    /// reconnects for a full redraw.
+    private func attach(hello text: String, outbound: WebSocketOutboundWriter) async
+      -> RouteAttachment
+    {
       let queue = SendQueue()
       let outcome = await Self.attach(
         hello: text, id: id, resync: resync, client: client, address: address,
@@ -564,11 +574,8 @@
           }
         })
       switch outcome {
-      case .attached(let connection):
-        return (connection, queue)
-      case .refused(let code, let reason):
-        try? await outbound.close(.unknown(code), reason: reason)
-        return nil
+      case .attached(let connection): return .attached(connection, queue)
+      case .refused(let code, let reason): return .refused(code: code, reason: reason)
       }
     }
 
@@ -637,79 +644,76 @@
       return .attached(connection)
     }
 
-    /// Routes the socket's messages to its session until the socket ends, then detaches it.
-    private func relay(
-      _ messages: inout WebSocketInboundMessageStream.AsyncIterator, connection: Int,
-      queue: SendQueue
-    ) async {
-      let refusals = RefusalLog(logger: logger)
-      // A page that stays on one screen is sent a fresh token in time: its newest one must
-      // still be accepted wherever it reconnects.
-      let tokenLifetime = registry.resumeSigner?.maximumAge
-      let refresher = tokenLifetime.map { lifetime in
-        Task { [registry, id] in
-          while (try? await Task.sleep(for: lifetime / 3)) != nil {
-            await registry.refreshResumeToken(id, connection: connection)
-          }
-        }
-      }
-      // The loop never waits for the session: messages wait in the inbox for a task on the
-      // main actor, so this loop goes on reading and the socket's pongs and close frames are
-      // answered however busy the main actor is. It waits only when the inbox is full or the
-      // socket sends far faster than its rate.
-      let inbox = WebInbox(rate: messageRate)
-      do {
-        while let message = try await messages.next() {
-          guard case .text(let text) = message else {
-            refusals.refused("a binary message")
-            continue
-          }
-          switch inbox.admit(text) {
-          case .startHandler:
-            Self.handle(
-              inbox, registry: registry, id: id, connection: connection, refusals: refusals)
-          case .queued:
-            break
-          case .refused(let error):
-            refusals.refused(error?.description ?? "the socket is closing")
-          }
-          if inbox.isFull { await inbox.waitForRoom() }
-          // A socket far past its rate is read no faster than it: its flood stays in its own
-          // connection instead of costing the server a read and a decode per message.
-          let pause = inbox.pauseBeforeReading()
-          if pause > .zero { try await Task.sleep(for: pause) }
-        }
-      } catch {
-        logger.notice("session socket ended: \(WebLogText.escaped("\(error)", limit: 200))")
-      }
-      // What the page sent before its socket ended is still its own: handled, then counted,
-      // and only then is the session detached.
-      await inbox.drained()
-      refusals.finish()
-      refresher?.cancel()
-      queue.close()
-      await registry.detach(id, connection: connection)
-    }
-
-    /// Hands the inbox's messages to the session, each no earlier than its rate allows,
-    /// until none is left; a message admitted later starts another such task.
+    /// Hands the inbox's messages to the session, each no earlier than its rate allows and
+    /// its address's share of the main actor allows (``SessionTurns``), until none is left; a
+    /// message admitted later starts another such task. The task yields between messages, so
+    /// every other session's work (a page load, a click) waits for one message at most.
     static func handle(
       _ inbox: WebInbox, registry: WebSessionRegistry, id: String, connection: Int,
-      refusals: RefusalLog
+      address: String?, refusals: RefusalLog
     ) {
       Task { @MainActor in
+        let turns = SessionTurns.shared
         while let batch = inbox.next() {
           for entry in batch {
             if entry.notBefore > .now { try? await Task.sleep(until: entry.notBefore) }
+            let wait = turns.wait(for: address)
+            if wait > .zero { try? await Task.sleep(for: wait) }
+            let started = ContinuousClock.now
             if let error = await registry.receive(id, connection: connection, entry.envelope) {
               refusals.refused(error.description)
             }
+            turns.spend(ContinuousClock.now - started, by: address)
+            await Task.yield()
           }
-          // Handling a message rarely suspends, and a busy socket always has another batch:
-          // the main actor's other work (every other session's) takes its turn between them.
-          await Task.yield()
         }
       }
+    }
+  }
+
+  /// How much of the main actor — which every session of a server shares — each address's
+  /// sockets may take: a burst, then a steady share, in time spent handling their messages
+  /// (a message's render included). An address past its share waits before its next message
+  /// while everyone else's work goes on, so one visitor's heaviest gestures, or eight
+  /// visitors' behind one address, cannot hold the others' page loads and clicks. A person's
+  /// clicks (a few a second, milliseconds each) never come near it.
+  @MainActor final class SessionTurns {
+    /// The servers of a process share one main actor, so one ledger.
+    static let shared = SessionTurns()
+
+    /// The time an address may take at once.
+    let burst: Duration
+    /// The share of each second an address may take after its burst.
+    let share: Double
+    private var allowances: [String: (left: Duration, at: ContinuousClock.Instant)] = [:]
+
+    init(burst: Duration = .milliseconds(200), share: Double = 0.25) {
+      self.burst = burst
+      self.share = share
+    }
+
+    /// How long `address`'s next message waits for its allowance (`.zero` while it has some).
+    func wait(for address: String?, now: ContinuousClock.Instant = .now) -> Duration {
+      let left = allowance(of: address ?? "", now: now)
+      guard left < .zero else { return .zero }
+      return (.zero - left) / share
+    }
+
+    /// `address`'s sockets took `time` of the main actor.
+    func spend(_ time: Duration, by address: String?, now: ContinuousClock.Instant = .now) {
+      let key = address ?? ""
+      allowances[key] = (allowance(of: key, now: now) - time, now)
+      if allowances.count > 10_000 {
+        // An address whose allowance has grown back in full is as good as unknown.
+        allowances = allowances.filter { _, allowance in
+          allowance.left + (now - allowance.at) * share < burst
+        }
+      }
+    }
+
+    private func allowance(of key: String, now: ContinuousClock.Instant) -> Duration {
+      guard let (left, at) = allowances[key] else { return burst }
+      return min(burst, left + (now - at) * share)
     }
   }
 #endif

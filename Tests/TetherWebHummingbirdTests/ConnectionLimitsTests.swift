@@ -1,6 +1,7 @@
 #if WebServer
   import NIOCore
   import NIOEmbedded
+  import NIOHTTP1
   import Testing
 
   @testable import TetherWebHummingbird
@@ -61,22 +62,89 @@
       #expect(!channel.isActive)
     }
 
-    @Test func aHeadThatEndsInTimeLeavesTheConnectionAlone() throws {
+    /// A connection as the server's pipeline starts it: the deadline first, the HTTP codec, and
+    /// the check of the first head.
+    private func headPipeline() throws -> EmbeddedChannel {
       let channel = try activeChannel(RequestHeadDeadline(timeout: .seconds(10)))
+      try channel.pipeline.syncOperations.addHandlers(
+        HTTPResponseEncoder(), ByteToMessageHandler(HTTPRequestDecoder()), RequestHeadCheck())
+      return channel
+    }
+
+    @Test func aValidHeadInTimeLeavesTheConnectionAloneAndGoesOn() throws {
+      let channel = try headPipeline()
       try channel.writeInbound(channel.allocator.buffer(string: "GET / HTTP/1.1\r\nHost: x\r"))
       channel.embeddedEventLoop.advanceTime(by: .seconds(5))
       try channel.writeInbound(channel.allocator.buffer(string: "\n\r\n"))
-      var passed = ""
-      while let buffer = try channel.readInbound(as: ByteBuffer.self) {
-        passed += String(buffer: buffer)
+      guard case .head(let head)? = try channel.readInbound(as: HTTPServerRequestPart.self) else {
+        Issue.record("the head did not go on")
+        return
       }
-      #expect(passed == "GET / HTTP/1.1\r\nHost: x\r\n\r\n", "every byte goes on")
+      #expect(head.uri == "/" && head.headers["host"] == ["x"])
       channel.embeddedEventLoop.advanceTime(by: .seconds(60))
       #expect(channel.isActive)
       #expect(try written(channel).isEmpty)
-      #expect(throws: (any Error).self, "the handler left the pipeline") {
+      #expect(throws: (any Error).self, "the deadline left the pipeline") {
         try channel.pipeline.syncOperations.handler(type: RequestHeadDeadline.self)
       }
+      #expect(throws: (any Error).self, "and so did the check") {
+        try channel.pipeline.syncOperations.handler(type: RequestHeadCheck.self)
+      }
+    }
+
+    /// Finding 1 of the third attack run: a blank line ended the deadline whether or not the
+    /// head parsed, and a head that did not parse was never answered.
+    @Test(arguments: [
+      "GARBAGE\r\n\r\n",
+      "GET / HTTP/1.1\r\nHost: x\r\nX-Note: a\u{0}b\r\n\r\n",
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+      "GET / HTTP/1.1\r\n\r\n",
+      "GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n",
+    ])
+    func aHeadThatDoesNotParseOrNamesNoHostIsAnswered400AndClosed(head: String) throws {
+      let channel = try headPipeline()
+      try? channel.writeInbound(channel.allocator.buffer(string: head))
+      #expect(
+        try written(channel).hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(head.debugDescription)")
+      #expect(!channel.isActive)
+    }
+
+    @Test func anHTTP10HeadWithoutHostGoesOn() throws {
+      let channel = try headPipeline()
+      try channel.writeInbound(channel.allocator.buffer(string: "GET /health HTTP/1.0\r\n\r\n"))
+      guard case .head? = try channel.readInbound(as: HTTPServerRequestPart.self) else {
+        Issue.record("the head did not go on")
+        return
+      }
+      #expect(channel.isActive)
+    }
+
+    @Test func aSocketUpgradeOfAnotherVersionIsAnswered426AndOneWithoutAKey400() throws {
+      let upgrade = "GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+      let version = try headPipeline()
+      try? version.writeInbound(
+        version.allocator.buffer(
+          string: upgrade
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n"))
+      let answer = try written(version)
+      #expect(answer.hasPrefix("HTTP/1.1 426 Upgrade Required\r\n"))
+      #expect(answer.lowercased().contains("sec-websocket-version: 13\r\n"))
+      let keyless = try headPipeline()
+      try? keyless.writeInbound(
+        keyless.allocator.buffer(string: upgrade + "Sec-WebSocket-Version: 13\r\n\r\n"))
+      #expect(try written(keyless).hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+    }
+
+    @Test func anUpgradeToAProtocolNotSpokenHereGoesOnAsPlainHTTP() throws {
+      let channel = try headPipeline()
+      try channel.writeInbound(
+        channel.allocator.buffer(
+          string: "GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n"))
+      guard case .head(let head)? = try channel.readInbound(as: HTTPServerRequestPart.self) else {
+        Issue.record("the head did not go on")
+        return
+      }
+      #expect(head.headers["upgrade"].isEmpty, "its upgrade is dropped")
     }
 
     @Test func aConnectionBeyondTheLimitsIsAnswered503AndClosed() throws {

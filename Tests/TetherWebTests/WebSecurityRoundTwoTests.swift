@@ -485,28 +485,6 @@ enum HTMLEntityDecoding {
   }
 }
 
-/// Finding 6: a fresh cookie was a fresh list, with no limit on how many one client made.
-@MainActor
-@Suite struct NewClientAllowanceTests {
-  @Test func oneAddressIsIssuedSoManyNewBrowsersThenMoreAsTheHourGoesOn() {
-    let registry = WebSessionRegistry(app: fruitApp(), newClientsPerAddress: 4)
-    defer { registry.closeAll() }
-    #expect(WebSessionRegistry(app: fruitApp()).newClientsPerAddress == 30, "the default")
-    let now = ContinuousClock.now
-    let admitted = (0..<10).filter { _ in registry.admitsNewClient(from: "10.0.0.66", now: now) }
-    #expect(admitted.count == 4)
-    #expect(registry.admitsNewClient(from: "10.0.0.7", now: now), "another address is served")
-    // The allowance grows back at 4 an hour: one more after a quarter of an hour, not before.
-    #expect(!registry.admitsNewClient(from: "10.0.0.66", now: now + .seconds(800)))
-    #expect(registry.admitsNewClient(from: "10.0.0.66", now: now + .seconds(901)))
-    #expect(!registry.admitsNewClient(from: "10.0.0.66", now: now + .seconds(902)))
-    // Never more than the allowance at once, however long the address stayed away.
-    let later = now + .seconds(86_400)
-    #expect(
-      (0..<10).filter { _ in registry.admitsNewClient(from: "10.0.0.66", now: later) }.count == 4)
-  }
-}
-
 /// Finding 6, in part: one socket could send as fast as it liked, and each message took the
 /// main actor every session shares.
 @Suite struct MessageRateTests {

@@ -26,6 +26,8 @@ func connectToLoopback(
   guard descriptor >= 0 else { throw ClusterTestError(description: "no socket") }
   var limit = timeval(tv_sec: timeout, tv_usec: 0)
   setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+  // A send into a connection the server stopped reading gives up too, instead of blocking.
+  setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
   if var receiveBuffer {
     // Before the connection, so the kernel does not grow it (a reader with little room).
     setsockopt(
@@ -189,17 +191,41 @@ final class StalledSocket {
 
   /// Sends one masked text frame.
   func sendText(_ text: String) throws {
-    let payload = Array(text.utf8)
-    var frame: [UInt8] = [0x81]
+    try sendFrame(opcode: 0x1, Array(text.utf8))
+  }
+
+  /// Sends one frame as given: masked or not, final or not, with reserved bits (the high
+  /// nibble's low three bits) and any opcode, of a payload under 64 KiB.
+  func sendFrame(
+    opcode: UInt8, _ payload: [UInt8] = [], fin: Bool = true, masked: Bool = true,
+    reservedBits: UInt8 = 0
+  ) throws {
+    var frame: [UInt8] = [(fin ? 0x80 : 0) | (reservedBits & 0x7) << 4 | (opcode & 0x0F)]
+    let maskBit: UInt8 = masked ? 0x80 : 0
     if payload.count < 126 {
-      frame.append(0x80 | UInt8(payload.count))
+      frame.append(maskBit | UInt8(payload.count))
     } else {
-      frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+      frame += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
     }
-    let mask: [UInt8] = [1, 2, 3, 4]
-    frame += mask
-    frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+    if masked {
+      let mask: [UInt8] = [1, 2, 3, 4]
+      frame += mask
+      frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+    } else {
+      frame += payload
+    }
     try write(frame)
+  }
+
+  /// Reads on until the server ends the connection (`true`: its end, or a reset), or nothing
+  /// comes for the read timeout (`false`: the connection is still held).
+  func readsToEnd() -> Bool {
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+      if count > 0 { continue }
+      return count == 0 || errno == ECONNRESET
+    }
   }
 
   /// Every message until the server closes the socket (or sends nothing for 10 s), and the
@@ -909,7 +935,7 @@ extension EndToEnd {
 
     /// `/stats` over a plain socket (no URLSession).
     /// Returns once `count` pages are connected to the server at `port` (30 s at most).
-    private static func waitForConnected(port: Int, _ count: Int) async throws {
+    static func waitForConnected(port: Int, _ count: Int) async throws {
       await expectEventually(timeout: .seconds(30), "\(count) sockets connected") {
         (try? stats(port: port).connected) == count
       }
@@ -917,17 +943,17 @@ extension EndToEnd {
       try #require(connected == count)
     }
 
-    private static func stats(port: Int) throws -> WebServerStats {
+    static func stats(port: Int) throws -> WebServerStats {
       try WebServerStats(json: RawHTTPResponse.get("/stats", port: port).body)
     }
 
-    private static func attribute(_ name: String, in html: String) -> String? {
+    static func attribute(_ name: String, in html: String) -> String? {
       guard let start = html.range(of: "\(name)=\"") else { return nil }
       let rest = html[start.upperBound...]
       return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 
-    private static func number(in message: String) -> Int? {
+    static func number(in message: String) -> Int? {
       guard message.hasPrefix(#"{"n":"#) else { return nil }
       return Int(message.dropFirst(5).prefix { $0.isNumber })
     }

@@ -220,15 +220,10 @@ public final class WebSessionRegistry {
   public let sessionsPerAddress: Int
   /// The most sessions one browser (its cookie) may hold: its tabs.
   public let sessionsPerClient: Int
-  /// How many new browsers (cookies the server issues) one address may be given at once;
-  /// the allowance then grows back at this many an hour. A browser's own data (a TodoMVC
-  /// list) is kept under its cookie, so a client that drops its cookie before every page
-  /// load would otherwise make a new list each time. A page load beyond the allowance without
-  /// a cookie is refused (``admitsNewClient(from:now:)``); a browser that has its cookie is
-  /// served as always. Behind a trusted proxy the address is the browser's.
-  nonisolated public let newClientsPerAddress: Int
-  /// What is left of each address's allowance of new browsers, and when it was last taken.
-  private var newClientAllowances: [String: (left: Double, at: ContinuousClock.Instant)] = [:]
+  /// The longest page address (its path, in bytes) a server serves: a page's address is signed
+  /// into the resume token its socket's hello carries, and the hello must fit a socket frame.
+  /// A longer one is answered `414` before a page is made.
+  nonisolated public static let maximumPathLength = 1_024
   /// The last connection number given out; numbers are never reused, even across sessions
   /// of one id (a session rebuilt from a token), so a late detach never hits a newer socket.
   private var lastConnection = 0
@@ -272,8 +267,6 @@ public final class WebSessionRegistry {
   ///   - sessionsPerClient: The most sessions (tabs) one browser may hold: 64 by default, so
   ///     a person with many tabs of the app open is served, while `sessionsPerAddress` still
   ///     bounds what one machine holds.
-  ///   - newClientsPerAddress: How many new browsers one address may be issued at once, and
-  ///     again each hour.
   ///   - appearanceWait: How long a new page waits for its screens' first loads (see
   ///     ``appearanceWait``).
   ///   - resumeSigner: The cluster's shared signer: with it, a page whose session lives on
@@ -286,7 +279,7 @@ public final class WebSessionRegistry {
     app: WebApp, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
     firstRender: FirstRender = .stateless,
     unclaimedLifetime: Duration = .seconds(10), unclaimedPerAddress: Int = 20,
-    sessionsPerAddress: Int? = nil, sessionsPerClient: Int = 64, newClientsPerAddress: Int = 30,
+    sessionsPerAddress: Int? = nil, sessionsPerClient: Int = 64,
     appearanceWait: Duration = .seconds(1), resumeSigner: WebResumeSigner? = nil,
     clientKeys: [WebResumeKey]? = nil, clock: C = ContinuousClock()
   ) {
@@ -295,7 +288,6 @@ public final class WebSessionRegistry {
     self.unclaimedPerAddress = max(1, unclaimedPerAddress)
     self.sessionsPerAddress = max(1, sessionsPerAddress ?? capacity / 5)
     self.sessionsPerClient = max(1, sessionsPerClient)
-    self.newClientsPerAddress = max(1, newClientsPerAddress)
     self.resumeSigner = resumeSigner
     self.firstRender = firstRender
     let ownKey = Self.ownKey()
@@ -490,37 +482,6 @@ public final class WebSessionRegistry {
     case superseded
     /// The token was refused; no session was made or changed.
     case refused(WebResumeError)
-  }
-
-  /// Whether `address` may be issued one more new browser (``newClientsPerAddress``), taking
-  /// it from the address's allowance if so. A request whose address is unknown is admitted.
-  ///
-  /// - Parameters:
-  ///   - address: The address asking for a page without a cookie this server issued.
-  ///   - now: The time of the request.
-  /// - Returns: Whether to issue the cookie; if not, the page is refused (`429`).
-  public func admitsNewClient(
-    from address: String?, now: ContinuousClock.Instant = .now
-  ) -> Bool {
-    guard let address else { return true }
-    let full = Double(newClientsPerAddress)
-    let perSecond = full / 3_600
-    var (left, at) = newClientAllowances[address] ?? (full, now)
-    let elapsed = now - at
-    let seconds =
-      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    left = min(full, left + max(0, seconds) * perSecond)
-    guard left >= 1 else { return false }
-    newClientAllowances[address] = (left - 1, now)
-    if newClientAllowances.count > 10_000 {
-      // Addresses whose allowance has grown back in full are as good as unknown.
-      newClientAllowances = newClientAllowances.filter { _, allowance in
-        let idle = now - allowance.at
-        let grown = Double(idle.components.seconds) * perSecond
-        return allowance.left + grown < full
-      }
-    }
-    return true
   }
 
   /// Whether `address` and `client` may have one more session: each holds fewer than its
