@@ -1,5 +1,6 @@
 import Foundation
 import ShowcaseBrowser
+import Synchronization
 import Testing
 
 /// The TodoMVC community's functional suite (tastejs/todomvc, `tests/test.js` with its
@@ -10,7 +11,26 @@ import Testing
 /// reference (a page that replaces a node fails with `stale element reference`), items are
 /// entered by typing into the field and pressing Enter until it empties, the double-click is a
 /// synthetic `dblclick` event, and each wait lasts at most the suite's 3 s. Each case gets a
-/// fresh server and a fresh browser, as the suite's default (non-speed) mode does.
+/// fresh browser, as the suite's default (non-speed) mode does, from one server.
+/// The one showcase the suite's cases share, started by the first and stopped when the test
+/// process exits.
+actor TodoMVCServer {
+  static let shared = TodoMVCServer()
+  private var started: WebShowcase?
+
+  func showcase() async throws -> WebShowcase {
+    if let started { return started }
+    let showcase = try await WebShowcase()
+    started = showcase
+    runningTodoMVCShowcase.withLock { $0 = showcase }
+    atexit { runningTodoMVCShowcase.withLock { $0?.process.terminate() } }
+    return showcase
+  }
+}
+
+/// The suite's showcase, for the exit handler (a C function reaches only globals).
+let runningTodoMVCShowcase = Mutex<WebShowcase?>(nil)
+
 extension EndToEnd {
   @Suite(.serialized, .enabled(if: browserIsInstalled, "needs chromium and chromedriver"))
   struct TodoMVCSuiteTests {
@@ -18,15 +38,23 @@ extension EndToEnd {
     static let itemTwo = "feed the cat"
     static let itemThree = "book a doctors appointment"
 
-    /// Runs one case on `/todos` of a fresh showcase in a fresh browser, once the app is
-    /// visible and loaded (`ensureAppIsVisibleAndLoaded`).
+    /// Runs one case on `/todos` of the suite's one showcase, with its default limits, in a
+    /// fresh browser (a new cookie: a list of its own), once the app is visible and loaded
+    /// (`ensureAppIsVisibleAndLoaded`) — as the suite runs against a deployed app. Every case
+    /// is a new browser from one address: before the third round, the 31st was refused.
     private func withPage(_ body: (TodoMVCPage) async throws -> Void) async throws {
-      try await withShowcaseInBrowser(width: 1000, height: 900) { showcase, browser in
+      let showcase = try await TodoMVCServer.shared.showcase()
+      let browser = try await Browser(width: 1000, height: 900)
+      do {
         let page = TodoMVCPage(browser: browser, url: showcase.url + "/todos")
         try await browser.open(page.url)
         try await page.ensureAppIsVisibleAndLoaded()
         try await body(page)
+      } catch {
+        await browser.quit()
+        throw error
       }
+      await browser.quit()
     }
 
     private func createStandardItems(_ page: TodoMVCPage) async throws {
