@@ -657,8 +657,11 @@
         while let batch = inbox.next() {
           for entry in batch {
             if entry.notBefore > .now { try? await Task.sleep(until: entry.notBefore) }
-            let wait = turns.wait(for: address)
-            if wait > .zero { try? await Task.sleep(for: wait) }
+            // Checked again after each wait: an address's other sockets woke too, and the
+            // first to run may have spent the allowance again.
+            while case let wait = turns.wait(for: address), wait > .zero {
+              try? await Task.sleep(for: wait)
+            }
             let started = ContinuousClock.now
             if let error = await registry.receive(id, connection: connection, entry.envelope) {
               refusals.refused(error.description)

@@ -303,7 +303,7 @@ public final class Connection {
     } else if length == 127 {
       length = try read(exactly: 8).reduce(0) { $0 << 8 | Int($1) }
     }
-    guard length <= 8 << 20 else { throw ConnectionError.frameTooLarge(bytes: length) }
+    guard length <= 64 << 20 else { throw ConnectionError.frameTooLarge(bytes: length) }
     return (head[0] & 0x0F, try read(exactly: length))
   }
 

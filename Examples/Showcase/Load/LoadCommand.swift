@@ -49,11 +49,14 @@ struct LoadCommand: ParsableCommand {
     /// Figures only: heap per tab of a 600-item list, and another visitor's add latency while
     /// sockets type into 1,000-item lists (``TypingFigures``).
     case typing
+    /// Figures only: another visitor's page load and add while 1 and 8 attackers switch a
+    /// 1,000-item list's filters (reading or not) or flood pings (``AttackFigures``).
+    case attack
   }
 
   @Option(
     help: """
-      What the sessions do: gallery, todos (pairs of tabs on TodoMVC lists), or typing (figures       only: heap per tab of a 600-item list, and a visitor's add latency while 0, 1 and 8       sockets type into 1,000-item lists).
+      What the sessions do: gallery, todos (pairs of tabs on TodoMVC lists), typing (figures only: heap per tab of a 600-item list, and a visitor's add latency while 0, 1 and 8 sockets type into 1,000-item lists), or attack (figures only: a visitor's page load and add while attackers switch a 1,000-item list's filters or flood pings).
       """)
   var scenario = Scenario.gallery
 
@@ -133,6 +136,16 @@ struct LoadCommand: ParsableCommand {
     defer {
       throwaway?.stop()
       try? FileManager.default.removeItem(atPath: dataFolder)
+    }
+    if scenario == .attack {
+      let binary = server ?? folder.appending(path: "showcase").path
+      let process = try ServerProcess(binary: binary, arguments: ["--data", dataFolder])
+      defer { process.stop() }
+      print("server: \(binary) --web on 127.0.0.1:\(process.port)")
+      var figures = AttackFigures(port: process.port)
+      figures.list = Int((1_000 * figureScale).rounded())
+      try figures.run()
+      return
     }
     if scenario == .typing {
       let binary = server ?? folder.appending(path: "showcase").path
@@ -356,8 +369,8 @@ struct LoadCommand: ParsableCommand {
           if let items { written.withLock { $0[browser.number] = items } }
         }
       }
-    case .typing:
-      break  // figures of its own (``TypingFigures``), run before any client
+    case .typing, .attack:
+      break  // figures of their own (``TypingFigures``, ``AttackFigures``), run before any client
     }
     for worker in 0..<badClients {
       start {
