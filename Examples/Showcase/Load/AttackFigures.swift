@@ -109,38 +109,11 @@ struct AttackFigures {
       Thread.sleep(forTimeInterval: 0.05)
     }
     let visitor = try TypingFigures.openTab(port: port, cookie: cookie)
-    var adds: [Double] = []
-    for index in 0..<samples {
-      let title = "visit-\(UUID().uuidString.prefix(8))-\(index)"
-      visitor.gesture += 1
-      visitor.edit += 1
-      let start = ContinuousClock.now
-      try visitor.page.socket.sendText(
-        #"{"type":"submit","id":"\#(visitor.newField)","value":"\#(title)","seq":\#(visitor.edit),"g":\#(visitor.gesture)}"#
-      )
-      while true {
-        guard let message = try visitor.page.socket.receiveText() else {
-          throw ConnectionError.closedByServer
-        }
-        if message.contains(title) { break }
-      }
-      adds.append((ContinuousClock.now - start).milliseconds)
-      Thread.sleep(forTimeInterval: 0.05)
-    }
+    let adds = try TypingFigures.adds(samples, by: visitor)
     return (loads, adds)
   }
 
-  /// The server's heap in use, once two readings 300 ms apart agree within 1 %.
-  private func settledHeap() throws -> Int {
-    var last = try WebServerStats.read(port: port).heap
-    for _ in 0..<20 {
-      Thread.sleep(forTimeInterval: 0.3)
-      let now = try WebServerStats.read(port: port).heap
-      if abs(now - last) * 100 <= max(last, 1) { return now }
-      last = now
-    }
-    return last
-  }
+  private func settledHeap() throws -> Int { try TypingFigures.settledHeap(port: port) }
 
   /// Runs every figure and prints them.
   func run() throws {

@@ -81,7 +81,10 @@ struct TypingFigures {
   }
 
   /// The server's heap in use, once two readings 300 ms apart agree within 1 %.
-  private func settledHeap() throws -> Int {
+  private func settledHeap() throws -> Int { try Self.settledHeap(port: port) }
+
+  /// The heap in use of the server on `port`, once two readings 300 ms apart agree within 1 %.
+  static func settledHeap(port: Int) throws -> Int {
     var last = try WebServerStats.read(port: port).heap
     for _ in 0..<20 {
       Thread.sleep(forTimeInterval: 0.3)
@@ -136,8 +139,14 @@ struct TypingFigures {
     Thread.sleep(forTimeInterval: 0.5)
     let (cookie, _) = try Connection.issuedCookie(port: port, path: "/todos")
     let visitor = try Self.openTab(port: port, cookie: cookie)
+    return try Self.adds(adds, by: visitor)
+  }
+
+  /// `count` adds by `visitor`, 50 ms apart: each one's milliseconds from its submit to the
+  /// message that shows its row.
+  static func adds(_ count: Int, by visitor: Tab) throws -> [Double] {
     var latencies: [Double] = []
-    for index in 0..<adds {
+    for index in 0..<count {
       let title = "visit-\(UUID().uuidString.prefix(8))-\(index)"
       visitor.gesture += 1
       visitor.edit += 1
