@@ -24,6 +24,11 @@ struct AttackFigures {
   var list = 1_000
 
   /// An attacking tab: a page of the shared list, opened from `source`.
+  ///
+  /// `@unchecked`: while it attacks, one thread sends (and alone touches `gesture`) and, for
+  /// the reading attack, one other only reads; a `Connection`'s sends touch only its
+  /// descriptor and its reads only its own buffer. Both threads are joined before it is
+  /// used again.
   final class Attacker: @unchecked Sendable {
     let socket: Connection
     var gesture = 0
