@@ -594,6 +594,7 @@
       attachment.queue.close()
       let registry = settings.registry
       let id = request.id
+      attachment.inbox.socketEnded()
       Task { @MainActor in
         await attachment.inbox.drained()
         attachment.refusals.finish()

@@ -507,8 +507,9 @@
         logger.notice("session socket ended: \(WebLogText.escaped("\(error)", limit: 200))")
       }
       guard let open else { return }
-      // What the page sent before its socket ended is still its own: handled, then counted,
-      // and only then is the session detached.
+      // What the page sent before its socket ended is still its own: its numbered gestures are
+      // handled, then counted, and only then is the session detached.
+      open.inbox.socketEnded()
       await open.inbox.drained()
       refusals.finish()
       open.refresher?.cancel()
@@ -645,9 +646,11 @@
     }
 
     /// Hands the inbox's messages to the session, each no earlier than its rate allows and
-    /// its address's share of the main actor allows (``SessionTurns``), until none is left; a
-    /// message admitted later starts another such task. The task yields between messages, so
-    /// every other session's work (a page load, a click) waits for one message at most.
+    /// when its turn on the main actor comes (``SessionTurns``: its address's share, one
+    /// message on the floor), until none is left; a message admitted later starts another such
+    /// task. Every other session's work (a page load, a click) waits for one message at most.
+    /// Once the socket has ended, only its numbered gestures are still handled
+    /// (``WebInbox/keeps(_:)``).
     static func handle(
       _ inbox: WebInbox, registry: WebSessionRegistry, id: String, connection: Int,
       address: String?, refusals: RefusalLog
@@ -655,68 +658,17 @@
       Task { @MainActor in
         let turns = SessionTurns.shared
         while let batch = inbox.next() {
-          for entry in batch {
+          for entry in batch where inbox.keeps(entry) {
             if entry.notBefore > .now { try? await Task.sleep(until: entry.notBefore) }
-            // Checked again after each wait: an address's other sockets woke too, and the
-            // first to run may have spent the allowance again.
-            while case let wait = turns.wait(for: address), wait > .zero {
-              try? await Task.sleep(for: wait)
-            }
-            let started = ContinuousClock.now
+            let turn = await turns.turn(for: address)
             if let error = await registry.receive(id, connection: connection, entry.envelope) {
               refusals.refused(error.description)
             }
-            turns.spend(ContinuousClock.now - started, by: address)
+            turns.end(turn)
             await Task.yield()
           }
         }
       }
-    }
-  }
-
-  /// How much of the main actor — which every session of a server shares — each address's
-  /// sockets may take: a burst, then a steady share, in time spent handling their messages
-  /// (a message's render included). An address past its share waits before its next message
-  /// while everyone else's work goes on, so one visitor's heaviest gestures, or eight
-  /// visitors' behind one address, cannot hold the others' page loads and clicks. A person's
-  /// clicks (a few a second, milliseconds each) never come near it.
-  @MainActor final class SessionTurns {
-    /// The servers of a process share one main actor, so one ledger.
-    static let shared = SessionTurns()
-
-    /// The time an address may take at once.
-    let burst: Duration
-    /// The share of each second an address may take after its burst.
-    let share: Double
-    private var allowances: [String: (left: Duration, at: ContinuousClock.Instant)] = [:]
-
-    init(burst: Duration = .milliseconds(200), share: Double = 0.25) {
-      self.burst = burst
-      self.share = share
-    }
-
-    /// How long `address`'s next message waits for its allowance (`.zero` while it has some).
-    func wait(for address: String?, now: ContinuousClock.Instant = .now) -> Duration {
-      let left = allowance(of: address ?? "", now: now)
-      guard left < .zero else { return .zero }
-      return (.zero - left) / share
-    }
-
-    /// `address`'s sockets took `time` of the main actor.
-    func spend(_ time: Duration, by address: String?, now: ContinuousClock.Instant = .now) {
-      let key = address ?? ""
-      allowances[key] = (allowance(of: key, now: now) - time, now)
-      if allowances.count > 10_000 {
-        // An address whose allowance has grown back in full is as good as unknown.
-        allowances = allowances.filter { _, allowance in
-          allowance.left + (now - allowance.at) * share < burst
-        }
-      }
-    }
-
-    private func allowance(of key: String, now: ContinuousClock.Instant) -> Duration {
-      guard let (left, at) = allowances[key] else { return burst }
-      return min(burst, left + (now - at) * share)
     }
   }
 #endif

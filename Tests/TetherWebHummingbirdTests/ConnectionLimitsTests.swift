@@ -103,7 +103,7 @@
     ])
     func aHeadThatDoesNotParseOrNamesNoHostIsAnswered400AndClosed(head: String) throws {
       let channel = try headPipeline()
-      try? channel.writeInbound(channel.allocator.buffer(string: head))
+      _ = try? channel.writeInbound(channel.allocator.buffer(string: head))
       #expect(
         try written(channel).hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(head.debugDescription)")
       #expect(!channel.isActive)
@@ -122,7 +122,7 @@
     @Test func aSocketUpgradeOfAnotherVersionIsAnswered426AndOneWithoutAKey400() throws {
       let upgrade = "GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
       let version = try headPipeline()
-      try? version.writeInbound(
+      _ = try? version.writeInbound(
         version.allocator.buffer(
           string: upgrade
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n"))
@@ -130,7 +130,7 @@
       #expect(answer.hasPrefix("HTTP/1.1 426 Upgrade Required\r\n"))
       #expect(answer.lowercased().contains("sec-websocket-version: 13\r\n"))
       let keyless = try headPipeline()
-      try? keyless.writeInbound(
+      _ = try? keyless.writeInbound(
         keyless.allocator.buffer(string: upgrade + "Sec-WebSocket-Version: 13\r\n\r\n"))
       #expect(try written(keyless).hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
     }

@@ -634,6 +634,23 @@ enum HTMLEntityDecoding {
     await WebInbox(rate: nil).drained()  // an inbox that never had a message is drained
   }
 
+  /// Finding 4 of the third round: a closed socket's queued messages were all still handled.
+  /// Its numbered gestures still are (a person's last click before the tab closed); the rest
+  /// is dropped, whether it waits or was already taken.
+  @Test func onceItsSocketHasEndedOnlyAnInboxsNumberedGesturesAreHandled() {
+    let inbox = WebInbox(rate: nil)
+    _ = inbox.admit(#"{"type":"click","id":"a","g":1}"#)
+    _ = inbox.admit(input("f", "draft", 1))
+    let taken = inbox.next() ?? []
+    _ = inbox.admit(#"{"type":"click","id":"b","g":2}"#)
+    _ = inbox.admit(input("f", "more", 2))
+    #expect(taken.allSatisfy(inbox.keeps), "while open, everything is handled")
+    inbox.socketEnded()
+    #expect(taken.filter(inbox.keeps).map(\.envelope.gesture) == [1])
+    let waiting = inbox.next() ?? []
+    #expect(waiting.map(\.envelope.gesture) == [2], "the draft that waited was dropped")
+  }
+
   @Test func aFullInboxHoldsTheReaderUntilTheSessionTakesItsMessages() async {
     let inbox = WebInbox(rate: nil, limit: 3)
     for number in 1...3 { _ = inbox.admit(#"{"type":"click","id":"b","g":\#(number)}"#) }

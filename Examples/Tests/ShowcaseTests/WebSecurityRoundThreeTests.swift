@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import Testing
+import TetherTesting
 
 #if canImport(Glibc)
   import Glibc
@@ -8,6 +10,14 @@ import Testing
 #elseif canImport(Darwin)
   import Darwin
 #endif
+
+/// A value threads share.
+final class Shared<Value: Sendable>: Sendable {
+  private let state: Mutex<Value>
+  init(_ value: Value) { state = Mutex(value) }
+  var value: Value { state.withLock { $0 } }
+  func set(_ value: Value) { state.withLock { $0 = value } }
+}
 
 /// The third attack run against `showcase --web` (TetherWebServer's defaults), on loopback,
 /// every loop bounded in count and time. Each test was written before the fix it checks, and
@@ -22,13 +32,20 @@ extension EndToEnd {
       let hello: String
       let cookie: String?
 
-      init(port: Int, path: String = "/", from source: String? = nil) throws {
-        let page = try RawHTTPResponse.get(path, port: port, from: source)
+      /// The page's HTML.
+      let body: String
+
+      init(
+        port: Int, path: String = "/", from source: String? = nil, cookie: String? = nil
+      ) throws {
+        let page = try RawHTTPResponse.get(
+          path, port: port, from: source, headers: cookie.map { "Cookie: \($0)\r\n" } ?? "")
         id = try #require(Checks.attribute("data-session", in: page.body))
         let secret = try #require(Checks.attribute("data-secret", in: page.body))
         let token = try #require(Checks.attribute("data-resume", in: page.body))
         hello = #"{"type":"hello","secret":"\#(secret)","token":"\#(token)"}"#
-        cookie = page.cookie
+        self.cookie = cookie ?? page.cookie
+        body = page.body
       }
 
       /// The page's socket, attached: it said hello and was sent the app.
@@ -137,6 +154,127 @@ extension EndToEnd {
       #expect(code == 1008, "\(kind): \(sent) frames sent, close \(String(describing: code))")
       // Another visitor is served as before.
       #expect(try RawHTTPResponse.get("/", port: showcase.port, from: "127.0.0.77").status == 200)
+    }
+
+    /// A browser whose TodoMVC list holds `count` items of 3 KB titles (finding 4's own list),
+    /// added through its first tab, which stays open.
+    static func bigList(port: Int, count: Int) throws -> (cookie: String, owner: StalledSocket) {
+      let page = try Page(port: port, path: "/todos", from: "127.0.0.40")
+      let cookie = try #require(page.cookie)
+      let marker = try #require(page.body.range(of: #"class="new-todo""#))
+      let tag = page.body[..<marker.lowerBound]
+      let idStart = try #require(tag.range(of: #"id=""#, options: .backwards))
+      let field = tag[idStart.upperBound...].prefix { $0 != "\"" }
+      let owner = try page.attach(port: port, from: "127.0.0.40")
+      _ = try owner.next()
+      for number in 1...count {
+        let title = "\(number) " + String(repeating: "漢", count: 1_000)
+        try owner.sendText(
+          #"{"type":"submit","id":"\#(field)","value":"\#(title)","seq":\#(number),"g":\#(number)}"#
+        )
+        // Acknowledged in turn, so the list is whole before anyone switches its filters.
+        while let message = try owner.next(), !message.contains(#""k":\#(number)"#) {}
+      }
+      return (cookie, owner)
+    }
+
+    /// A tab's filter switches, Completed then All, numbered from `first`: every second one
+    /// sends the whole list again.
+    static func filterSwitches(_ count: Int, from first: Int = 1) -> [String] {
+      (first..<(first + count)).map { number in
+        let path = number % 2 == 1 ? "/todos/completed" : "/todos"
+        return #"{"type":"navigate","path":"\#(path)","g":\#(number)}"#
+      }
+    }
+
+    // MARK: Finding 3: a close the server could not echo held the connection forever
+
+    @Test func aPagesCloseTheServerCannotEchoStillEndsTheConnection() async throws {
+      let showcase = try await WebShowcase()
+      defer { showcase.process.terminate() }
+      let (cookie, owner) = try Self.bigList(port: showcase.port, count: 40)
+      let page = try Page(port: showcase.port, path: "/todos", from: "127.0.0.41", cookie: cookie)
+      // A tab that reads nothing, with a small receive buffer, has its session send more than
+      // the connection takes (twenty renders of the whole list, 2.4 MB), then closes.
+      let tab = try page.attach(port: showcase.port, from: "127.0.0.41", receiveBuffer: 4_096)
+      try await Checks.waitForConnected(port: showcase.port, 2)
+      for text in Self.filterSwitches(40) { try tab.sendText(text) }
+      // Time for the switches to be handled (at the socket's rate of 50 a second) before the
+      // close, which the server reads at once.
+      try await Task.sleep(for: .seconds(2))
+      try tab.sendFrame(opcode: 0x8, [0x03, 0xE8])  // close, 1000
+      // The server cannot write its answer; it must end the connection anyway.
+      try await Checks.waitForConnected(port: showcase.port, 1)
+      withExtendedLifetime((owner, tab)) {}
+    }
+
+    // MARK: Finding 4: one tab's own gestures held the shared main actor
+
+    @Test func aTabSwitchingItsBigListsFiltersDoesNotHoldAnotherVisitorsPageLoads() async throws {
+      let showcase = try await WebShowcase()
+      defer { showcase.process.terminate() }
+      let port = showcase.port
+      let (cookie, owner) = try Self.bigList(port: port, count: 60)
+      let page = try Page(port: port, path: "/todos", from: "127.0.0.42", cookie: cookie)
+      let tab = try page.attach(port: port, from: "127.0.0.42")
+      _ = try tab.next()
+      // The attacker sends its switches as fast as the socket takes them (its rate paces it)
+      // on a thread of its own, and reads everything it is sent.
+      let writer = tab.writer
+      let switches = Self.filterSwitches(400)
+      let sent = Shared(false)
+      Thread.detachNewThread {
+        for text in switches {
+          guard (try? writer.sendText(text)) != nil else { break }
+        }
+        sent.set(true)
+      }
+      // Meanwhile another visitor loads its own page, ten times, on a thread of its own.
+      let visits = Shared<[Duration]?>(nil)
+      Thread.detachNewThread {
+        var times: [Duration] = []
+        for _ in 0..<10 {
+          let start = ContinuousClock.now
+          let visit = try? RawHTTPResponse.get("/todos", port: port, from: "127.0.0.78")
+          times.append(visit?.status == 200 ? .now - start : .seconds(3_600))
+        }
+        visits.set(times)
+      }
+      var read = 0
+      while visits.value == nil, (try? tab.next()) != nil { read += 1 }
+      while visits.value == nil { try await Task.sleep(for: .milliseconds(20)) }
+      let slowest = visits.value?.max() ?? .zero
+      print(
+        "figure: a visitor's slowest of 10 page loads beside a tab switching its list's filters "
+          + "(\(read) messages read meanwhile): \(slowest)")
+      #expect(read > 2, "the attacking tab was served too")
+      #expect(slowest < .seconds(2), "the visitor waited \(slowest) for a page")
+      showcase.process.terminate()
+      while !sent.value { _ = try? tab.next() }
+      withExtendedLifetime(owner) {}
+    }
+
+    // MARK: Finding 5: the send queue was bounded by count, not bytes
+
+    @Test func aTabThatReadsNothingIsClosedOnceItsQueueHoldsItsBytes() async throws {
+      let showcase = try await WebShowcase()
+      defer { showcase.process.terminate() }
+      let port = showcase.port
+      let (cookie, owner) = try Self.bigList(port: port, count: 40)
+      let page = try Page(port: port, path: "/todos", from: "127.0.0.43", cookie: cookie)
+      let tab = try page.attach(port: port, from: "127.0.0.43", receiveBuffer: 4_096)
+      try await Checks.waitForConnected(port: port, 2)
+      // Sixty switches: thirty renders of the whole list (120 KB each), 3.6 MB in all, far
+      // fewer messages than the 256 the queue once counted. The tab reads nothing.
+      for text in Self.filterSwitches(60) {
+        guard (try? tab.sendText(text)) != nil else { break }
+      }
+      // Once its queue holds its bytes, the server closes the socket (4408), waits a while for
+      // the page to read its close, and ends the connection.
+      await expectEventually(timeout: .seconds(45), "the tab's connection is ended") {
+        (try? Checks.stats(port: port).connected) == 1
+      }
+      withExtendedLifetime((owner, tab)) {}
     }
 
     // MARK: Finding 6: a crafted link made a page that could never connect

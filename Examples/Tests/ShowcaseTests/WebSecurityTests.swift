@@ -124,6 +124,50 @@ struct RawHTTPResponse {
   }
 }
 
+/// The sending side of a ``StalledSocket``: its descriptor, which it does not own.
+struct SocketWriter: Sendable {
+  let descriptor: Int32
+
+  func write(_ bytes: [UInt8]) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let sent = bytes[offset...].withUnsafeBytes {
+        send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      guard sent > 0 else { throw ClusterTestError(description: "send failed") }
+      offset += sent
+    }
+  }
+
+  /// Sends one masked text frame.
+  func sendText(_ text: String) throws {
+    try sendFrame(opcode: 0x1, Array(text.utf8))
+  }
+
+  /// Sends one frame as given: masked or not, final or not, with reserved bits (the high
+  /// nibble's low three bits) and any opcode, of a payload under 64 KiB.
+  func sendFrame(
+    opcode: UInt8, _ payload: [UInt8] = [], fin: Bool = true, masked: Bool = true,
+    reservedBits: UInt8 = 0
+  ) throws {
+    var frame: [UInt8] = [(fin ? 0x80 : 0) | (reservedBits & 0x7) << 4 | (opcode & 0x0F)]
+    let maskBit: UInt8 = masked ? 0x80 : 0
+    if payload.count < 126 {
+      frame.append(maskBit | UInt8(payload.count))
+    } else {
+      frame += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+    }
+    if masked {
+      let mask: [UInt8] = [1, 2, 3, 4]
+      frame += mask
+      frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+    } else {
+      frame += payload
+    }
+    try write(frame)
+  }
+}
+
 /// TetherWebServer's close codes, as a page sees them.
 enum TetherWebServerCodes {
   /// The page fell behind: it reconnects for a full redraw.
@@ -170,16 +214,7 @@ final class StalledSocket {
 
   deinit { close(descriptor) }
 
-  private func write(_ bytes: [UInt8]) throws {
-    var offset = 0
-    while offset < bytes.count {
-      let sent = bytes[offset...].withUnsafeBytes {
-        send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-      }
-      guard sent > 0 else { throw ClusterTestError(description: "send failed") }
-      offset += sent
-    }
-  }
+  private func write(_ bytes: [UInt8]) throws { try writer.write(bytes) }
 
   private func fill() throws -> Bool {
     var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -189,32 +224,19 @@ final class StalledSocket {
     return count > 0
   }
 
-  /// Sends one masked text frame.
-  func sendText(_ text: String) throws {
-    try sendFrame(opcode: 0x1, Array(text.utf8))
-  }
+  /// Its sending side, which another thread may use while this one reads.
+  var writer: SocketWriter { SocketWriter(descriptor: descriptor) }
 
-  /// Sends one frame as given: masked or not, final or not, with reserved bits (the high
-  /// nibble's low three bits) and any opcode, of a payload under 64 KiB.
+  /// Sends one masked text frame.
+  func sendText(_ text: String) throws { try writer.sendText(text) }
+
+  /// Sends one frame as given (``SocketWriter/sendFrame(opcode:_:fin:masked:reservedBits:)``).
   func sendFrame(
     opcode: UInt8, _ payload: [UInt8] = [], fin: Bool = true, masked: Bool = true,
     reservedBits: UInt8 = 0
   ) throws {
-    var frame: [UInt8] = [(fin ? 0x80 : 0) | (reservedBits & 0x7) << 4 | (opcode & 0x0F)]
-    let maskBit: UInt8 = masked ? 0x80 : 0
-    if payload.count < 126 {
-      frame.append(maskBit | UInt8(payload.count))
-    } else {
-      frame += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-    }
-    if masked {
-      let mask: [UInt8] = [1, 2, 3, 4]
-      frame += mask
-      frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-    } else {
-      frame += payload
-    }
-    try write(frame)
+    try writer.sendFrame(
+      opcode: opcode, payload, fin: fin, masked: masked, reservedBits: reservedBits)
   }
 
   /// Reads on until the server ends the connection (`true`: its end, or a reset), or nothing

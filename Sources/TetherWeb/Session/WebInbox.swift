@@ -56,6 +56,8 @@ public final class WebInbox: Sendable {
     var pending: [Entry] = []
     var handling = false
     var closed = false
+    /// The socket has ended (``socketEnded()``).
+    var ended = false
     var rate: WebMessageRate?
     var roomWaiter: CheckedContinuation<Void, Never>?
     var drainWaiter: CheckedContinuation<Void, Never>?
@@ -176,6 +178,24 @@ public final class WebInbox: Sendable {
     }
     for waiter in waiters { waiter.resume() }
     return batch
+  }
+
+  /// The socket has ended: of what waits, only numbered gestures are still handled
+  /// (``keeps(_:)``). A person's last click or Enter before the tab closed is theirs and is
+  /// not lost; the rest (a draft's text, an unnumbered message) is sent again by the page on
+  /// its next connection if it makes one, and is no one's to handle if it does not — and a
+  /// tab that queues work and leaves does not leave the server working for it.
+  public func socketEnded() {
+    state.withLock { state in
+      state.ended = true
+      state.pending.removeAll { $0.envelope.gesture == nil }
+    }
+  }
+
+  /// Whether the handler still handles `entry`: anything while the socket is open, only a
+  /// numbered gesture once it has ended (``socketEnded()``).
+  public func keeps(_ entry: Entry) -> Bool {
+    entry.envelope.gesture != nil || !state.withLock { $0.ended }
   }
 
   /// Drops what waits and refuses what comes: the socket was replaced or the session ended.
