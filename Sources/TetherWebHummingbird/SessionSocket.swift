@@ -328,6 +328,7 @@
           writeClose(code: code, reason: reason)
         case .stopSending:
           attachment?.queue.close()
+          if core.closedHere { attachment?.inbox.close() }
           unwritten = []
           held = []
           // Read on, whatever paused reading: the page's close, or its end, ends the

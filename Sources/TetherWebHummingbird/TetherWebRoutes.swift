@@ -189,9 +189,11 @@
         // The app's path: what follows the prefix.
         let full = request.uri.path
         let appPath = full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : full
-        switch await registry.page(
-          for: appPath.isEmpty ? "/" : appPath, client: client, address: address, base: prefix)
-        {
+        let page = await SessionTurns.shared.inTurn(of: address) {
+          await registry.page(
+            for: appPath.isEmpty ? "/" : appPath, client: client, address: address, base: prefix)
+        }
+        switch page {
         case .page(let html, _):
           return TetherWebServer.page(html, status: .ok, setCookie: setCookie)
         case .notFound(let html):

@@ -496,6 +496,7 @@
               try? await outbound.close(code.map { .unknown($0) } ?? .normalClosure, reason: reason)
             case .stopSending:
               open?.queue.close()
+              if core.closedHere { open?.inbox.close() }
             case .stopReading, .closeConnection:
               break reading
             case .writePong, .writePing:
@@ -612,6 +613,10 @@
       registry: WebSessionRegistry, logger: Logger, send: @escaping (String) -> Void,
       close: @escaping @Sendable () -> Void
     ) async -> Attachment {
+      // A hello may rebuild the session and render its page in full: a turn of its address's.
+      let turns = SessionTurns.shared
+      let turn = await turns.turn(for: address, waitingForShare: false)
+      defer { turns.end(turn) }
       var resync = resync
       guard case .hello(let secret, let token, let shown)? = try? ClientMessage(decoding: text)
       else {
@@ -650,7 +655,7 @@
     /// message on the floor), until none is left; a message admitted later starts another such
     /// task. Every other session's work (a page load, a click) waits for one message at most.
     /// Once the socket has ended, only its numbered gestures are still handled
-    /// (``WebInbox/keeps(_:)``).
+    /// (``WebInbox/keeps(_:)``), and only while its address has some of its share left.
     static func handle(
       _ inbox: WebInbox, registry: WebSessionRegistry, id: String, connection: Int,
       address: String?, refusals: RefusalLog
@@ -659,6 +664,9 @@
         let turns = SessionTurns.shared
         while let batch = inbox.next() {
           for entry in batch where inbox.keeps(entry) {
+            // A person's last gestures before the tab closed are handled; a flood's leftovers,
+            // once its address has spent its share, are no one's.
+            if inbox.socketHasEnded, turns.wait(for: address) > .zero { continue }
             if entry.notBefore > .now { try? await Task.sleep(until: entry.notBefore) }
             let turn = await turns.turn(for: address)
             if let error = await registry.receive(id, connection: connection, entry.envelope) {

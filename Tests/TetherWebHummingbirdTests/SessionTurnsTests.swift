@@ -30,11 +30,15 @@
 
     /// Eight addresses within their shares still asked for twice the main actor, and another
     /// visitor's page load waited behind all their messages. Only one message is on the floor;
-    /// the next turn goes to the waiting address with the most allowance left.
+    /// the next turn goes to the waiting address that has used the main actor least lately —
+    /// not the one with the most allowance: tabs within their shares have all of theirs, as
+    /// the visitor has.
     @Test func aClickWaitsForTheMessageOnTheFloorNotForTheQueueBehindIt() async {
       let turns = SessionTurns(burst: .milliseconds(200), share: 0.25, floorLimit: .seconds(60))
       let heavy = ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"]
-      for address in heavy { turns.spend(.milliseconds(150), by: address) }
+      // Two seconds ago: each has its whole allowance back, and has been busy lately.
+      for address in heavy { turns.spend(.milliseconds(150), by: address, now: .now - .seconds(2)) }
+      #expect(heavy.allSatisfy { turns.wait(for: $0) == .zero })
       let first = await turns.turn(for: heavy[0])
       var order: [String] = []
       var tasks: [Task<Void, Never>] = []
@@ -50,7 +54,7 @@
       }
       turns.end(first)
       for task in tasks { await task.value }
-      #expect(order.first == "10.0.0.77", "the visitor with its whole allowance goes first")
+      #expect(order.first == "10.0.0.77", "the visitor, idle lately, goes first")
       #expect(order.dropFirst() == ["10.0.0.2", "10.0.0.3", "10.0.0.4"], "equals in turn")
     }
 

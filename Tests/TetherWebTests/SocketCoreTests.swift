@@ -301,6 +301,7 @@ import Testing
           .stopSending, .writeClose(code: 1000, reason: ""),
         ])
       #expect(core.phase == .closing)
+      #expect(!core.closedHere, "the page began: its numbered gestures that wait are its own")
       // Nothing the page sends after its close is delivered.
       #expect(core.received(.text("late"), at: start) == [])
       #expect(core.received(Frame(opcode: Op.ping), at: start) == [])
@@ -329,6 +330,7 @@ import Testing
       #expect(
         answered.close(code: 4408, reason: "fell behind", at: start)
           == [.stopSending, .writeClose(code: 4408, reason: "fell behind")])
+      #expect(answered.closedHere, "what the page sent that waits is dropped")
       #expect(answered.received(Self.closeFrame(4408), at: start) == [.closeConnection])
 
       var silent = openCore()

@@ -649,6 +649,10 @@ enum HTMLEntityDecoding {
     #expect(taken.filter(inbox.keeps).map(\.envelope.gesture) == [1])
     let waiting = inbox.next() ?? []
     #expect(waiting.map(\.envelope.gesture) == [2], "the draft that waited was dropped")
+    // The server closed the socket (the page fell behind or broke a rule): nothing more is
+    // handled; a page that reconnects sends its unacknowledged gestures again.
+    inbox.close()
+    #expect(!waiting.contains(where: inbox.keeps))
   }
 
   @Test func aFullInboxHoldsTheReaderUntilTheSessionTakesItsMessages() async {

@@ -183,8 +183,9 @@ public final class WebInbox: Sendable {
   /// The socket has ended: of what waits, only numbered gestures are still handled
   /// (``keeps(_:)``). A person's last click or Enter before the tab closed is theirs and is
   /// not lost; the rest (a draft's text, an unnumbered message) is sent again by the page on
-  /// its next connection if it makes one, and is no one's to handle if it does not — and a
-  /// tab that queues work and leaves does not leave the server working for it.
+  /// its next connection if it makes one, and is no one's to handle if it does not. (The
+  /// server's handler also drops an ended socket's gestures once its address has spent its
+  /// share: a tab that queues work and leaves does not leave the server working for it.)
   public func socketEnded() {
     state.withLock { state in
       state.ended = true
@@ -192,10 +193,16 @@ public final class WebInbox: Sendable {
     }
   }
 
+  /// Whether the socket has ended (``socketEnded()``).
+  public var socketHasEnded: Bool { state.withLock { $0.ended } }
+
   /// Whether the handler still handles `entry`: anything while the socket is open, only a
-  /// numbered gesture once it has ended (``socketEnded()``).
+  /// numbered gesture once it has ended (``socketEnded()``), nothing once the inbox is closed
+  /// (``close()``: the server closed the socket, or a newer one replaced it).
   public func keeps(_ entry: Entry) -> Bool {
-    entry.envelope.gesture != nil || !state.withLock { $0.ended }
+    state.withLock { state in
+      !state.closed && (!state.ended || entry.envelope.gesture != nil)
+    }
   }
 
   /// Drops what waits and refuses what comes: the socket was replaced or the session ended.

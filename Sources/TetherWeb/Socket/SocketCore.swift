@@ -444,6 +444,7 @@ package struct SocketCore: Sendable {
   ) -> [Action] {
     guard !closeSent, phase != .closed else { return [] }
     closeSent = true
+    closedHere = true
     phase = .closing
     clearDeadlines()
     pendingPong = nil
@@ -458,6 +459,11 @@ package struct SocketCore: Sendable {
   }
 
   private var answerWait: Duration?
+
+  /// Whether this side began the close (``close(code:reason:at:flushTimeout:answerTimeout:)``):
+  /// the page broke a rule or fell behind, and what it sent that waits is not handled — a
+  /// page that reconnects sends its unacknowledged gestures again.
+  package private(set) var closedHere = false
 
   /// The close this side wrote is on the wire at `now`: the page has its answer wait from
   /// here. For a close the page began, the handshake is done.
