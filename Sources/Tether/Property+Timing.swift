@@ -58,6 +58,35 @@ extension Property {
       })
     return derived
   }
+
+  /// A property that takes each of this property's values `interval` after it, in order.
+  ///
+  /// ```swift
+  /// let banner = status.delay(for: .seconds(2), clock: clock)  // a toast that lags its cause
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - interval: How long each change waits.
+  ///   - clock: The clock that measures it.
+  ///   - isolation: The actor the timers return to; inferred from the caller.
+  /// - Returns: A property that starts with the current value. Changes still waiting are
+  ///   dropped when it is deallocated.
+  public final func delay<C: Clock>(
+    for interval: C.Duration,
+    clock: C,
+    isolation: isolated (any Actor) = #isolation
+  ) -> Property<Value> {
+    let derived = Property<Value>(derivedFrom: self, initial: storage)
+    let delayer = Delayer<Value, C>(clock: clock, interval: interval) {
+      [weak derived] in derived?.update($0)
+    }
+    derived.retain(delayer)
+    derived.retain(
+      observers.add { [weak delayer] value in
+        delayer?.receive(value, isolation: isolation)
+      })
+    return derived
+  }
 }
 
 extension Signal {
@@ -113,6 +142,73 @@ extension Signal {
       observers.add { [weak throttler] value in
         throttler?.receive(value, isolation: isolation)
       })
+    return derived
+  }
+
+  /// A signal sending each event `interval` after this signal sent it, in order.
+  ///
+  /// - Parameters:
+  ///   - interval: How long each event waits.
+  ///   - clock: The clock that measures it.
+  ///   - isolation: The actor the timers return to; inferred from the caller.
+  /// - Returns: The delayed signal. Events still waiting are dropped when it is deallocated.
+  public func delay<C: Clock>(
+    for interval: C.Duration,
+    clock: C,
+    isolation: isolated (any Actor) = #isolation
+  ) -> Signal<Value> {
+    let derived = Signal<Value>()
+    derived.retain(self)
+    let delayer = Delayer<Value, C>(clock: clock, interval: interval) {
+      [weak derived] in derived?.observers.send($0)
+    }
+    derived.retain(delayer)
+    derived.retain(
+      observers.add { [weak delayer] value in
+        delayer?.receive(value, isolation: isolation)
+      })
+    return derived
+  }
+
+  /// A signal sending this signal's events until `interval` passes without one (counted from
+  /// now, then from each event); then it sends `fallback` and is finished: it stops observing
+  /// this signal and lets it go.
+  ///
+  /// A signal has no error to end with, so the timeout is a value of the signal's own type:
+  ///
+  /// ```swift
+  /// let reply: Signal<Reply> = answers.timeout(after: .seconds(5), clock: clock, fallback: .timedOut)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - interval: The longest wait for the next event.
+  ///   - clock: The clock that measures it.
+  ///   - fallback: Sent when the wait runs out.
+  ///   - isolation: The actor the timer returns to; inferred from the caller.
+  /// - Returns: The derived signal. It keeps this signal alive until it is finished.
+  public func timeout<C: Clock>(
+    after interval: C.Duration,
+    clock: C,
+    fallback: Value,
+    isolation: isolated (any Actor) = #isolation
+  ) -> Signal<Value> {
+    let derived = Signal<Value>()
+    derived.retain(self)
+    // The wait is a debounce of the fallback: each event restarts it, and it fires once
+    // `interval` passes without one.
+    let wait = Debouncer<Value, C>(clock: clock, interval: interval) { [weak derived] fallback in
+      guard let derived else { return }
+      derived.observers.send(fallback)
+      derived.finish()
+    }
+    derived.retain(wait)
+    derived.retain(
+      observers.add { [weak derived, weak wait] value in
+        guard let derived else { return }
+        wait?.receive(fallback, isolation: isolation)
+        derived.observers.send(value)
+      })
+    wait.receive(fallback, isolation: isolation)
     return derived
   }
 }

@@ -23,16 +23,26 @@ extension Signal {
 
   /// A signal sending the first `count` events and none after them.
   ///
+  /// Once it has sent them it is finished: it stops observing this signal and lets it go, as
+  /// RxSwift's `take` and ReactiveSwift's `take(first:)` do. With a `count` of 0 or less it
+  /// never observes this signal at all.
+  ///
   /// - Parameter count: How many events pass; 0 or less passes none.
-  /// - Returns: The derived signal.
+  /// - Returns: The derived signal. It keeps this signal alive until it is finished.
   @inlinable
   public func take(first count: Int) -> Signal<Value> {
-    var remaining = max(0, count)
-    return derive { derived, value in
-      guard remaining > 0 else { return }
-      remaining -= 1
-      derived.observers.send(value)
-    }
+    let derived = Signal<Value>()
+    guard count > 0 else { return derived }
+    var remaining = count
+    derived.retain(self)
+    derived.retain(
+      observers.add { [weak derived] value in
+        guard let derived, remaining > 0 else { return }
+        remaining -= 1
+        derived.observers.send(value)
+        if remaining == 0 { derived.finish() }
+      })
+    return derived
   }
 
   /// A signal that drops the first `count` events and sends every one after them.
@@ -54,16 +64,18 @@ extension Signal {
   /// A signal sending this signal's events until `trigger` sends its first event, and none
   /// after (an event sent during the trigger's delivery is already dropped).
   ///
-  /// - Parameter trigger: Ends the signal. It is not kept alive: a trigger that is gone never
-  ///   ends it.
-  /// - Returns: The derived signal.
+  /// When the trigger fires the result is finished: it stops observing both signals and lets
+  /// them go.
+  ///
+  /// - Parameter trigger: Ends the signal.
+  /// - Returns: The derived signal. It keeps this signal and `trigger` alive until the
+  ///   trigger fires.
   @inlinable
   public func take<Trigger>(until trigger: Signal<Trigger>) -> Signal<Value> {
-    let gate = Gate()
-    let derived: Signal<Value> = derive { derived, value in
-      if gate.isOpen { derived.observers.send(value) }
-    }
-    derived.retain(trigger.observers.add { _ in gate.isOpen = false })
+    let derived = Signal<Value>()
+    derived.retain(self)
+    derived.retain(observers.add { [weak derived] value in derived?.observers.send(value) })
+    derived.retain(trigger.observers.add { [weak derived] _ in derived?.finish() })
     return derived
   }
 
@@ -119,15 +131,6 @@ extension Property {
   public final func sample<Trigger>(on trigger: Signal<Trigger>) -> Signal<Value> {
     trigger.withLatestFrom(self).map { $1 }
   }
-}
-
-/// Whether a `take(until:)` still lets events through.
-@usableFromInline
-internal final class Gate {
-  @usableFromInline var isOpen = true
-
-  @usableFromInline
-  init() {}
 }
 
 /// The waiting events of a `zip`, oldest first.

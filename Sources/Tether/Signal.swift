@@ -65,6 +65,17 @@ public final class Signal<Value> {
     retained.append(object)
   }
 
+  /// Ends a derived signal that has sent all it will (`take(first:)`, `take(until:)`,
+  /// `timeout`): it stops observing its sources and lets them go. Called during a source's
+  /// delivery: cancelling marks the observer removed (the delivery skips it), and a source
+  /// released here is still held by whoever is sending on it until its delivery ends.
+  @usableFromInline
+  internal func finish() {
+    let released = retained
+    retained = []
+    for case let token as ObservationToken in released { token.cancel() }
+  }
+
   /// The sending side of a ``Signal``: keep it private to the view model.
   ///
   /// An emitter keeps its signal alive.

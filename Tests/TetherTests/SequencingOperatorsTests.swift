@@ -42,6 +42,61 @@ import TetherTesting
     #expect(taken.values == [1, 2])
   }
 
+  /// RxSwift's and ReactiveSwift's specs: a finished `take` lets go of what it observed.
+  @Test func takeFirstLetsItsSourceGoOnceItHasTakenItsCount() {
+    let (signal, input) = Signal<Int>.pipe()
+    weak var middle: Signal<Int>?
+    let taken: Signal<Int> = {
+      let mapped = signal.map { $0 * 10 }
+      middle = mapped
+      return mapped.take(first: 2)
+    }()
+    let recorder = taken.record()
+    input.send(1)
+    #expect(middle != nil, "kept while it has events to take")
+    input.send(2)
+    #expect(recorder.values == [10, 20])
+    #expect(middle == nil, "let go once it has taken its count")
+    #expect(signal.observerCount == 0)
+    input.send(3)
+    #expect(recorder.values == [10, 20])
+    _ = signal.take(first: 0)
+    #expect(signal.observerCount == 0, "a count of 0 never observes")
+  }
+
+  @Test func takeUntilLetsItsSourceAndTriggerGoWhenTheTriggerFires() {
+    let (signal, input) = Signal<Int>.pipe()
+    let (stop, stopInput) = Signal<Int>.pipe()
+    weak var middle: Signal<Int>?
+    weak var trigger: Signal<Int>?
+    let taken: Signal<Int> = {
+      let mapped = signal.map { $0 }
+      let firstStop = stop.filter { $0 > 0 }
+      middle = mapped
+      trigger = firstStop
+      return mapped.take(until: firstStop)
+    }()
+    let recorder = taken.record()
+    input.send(1)
+    stopInput.send(0)
+    #expect(middle != nil && trigger != nil, "both kept until the trigger fires")
+    stopInput.send(1)
+    #expect(middle == nil && trigger == nil, "both let go once it has fired")
+    #expect(signal.observerCount == 0 && stop.observerCount == 0)
+    input.send(2)
+    #expect(recorder.values == [1])
+  }
+
+  @Test func anEventSentWhileTheTriggerIsDeliveredIsDropped() {
+    let (signal, input) = Signal<Int>.pipe()
+    let (stop, stopInput) = Signal<Void>.pipe()
+    let recorder = signal.take(until: stop).record()
+    let token = stop.observe { input.send(99) }
+    stopInput.send()
+    #expect(recorder.values.isEmpty)
+    withExtendedLifetime(token) {}
+  }
+
   @Test func withLatestFromAndSampleReadThePropertyAtEachEvent() {
     let (taps, tap) = Signal<Void>.pipe()
     let text = MutableProperty("a")
@@ -116,10 +171,12 @@ import TetherTesting
     do {
       let (signal, input) = Signal<Int>.pipe()
       weakSource = signal
-      token = signal.scan(0, +).take(first: 3).skip(first: 1).observe { received.append($0) }
+      // A `take` that has not taken its count yet: a finished one lets its source go
+      // (`takeFirstLetsItsSourceGoOnceItHasTakenItsCount`).
+      token = signal.scan(0, +).take(first: 10).skip(first: 1).observe { received.append($0) }
       for value in 1...5 { input.send(value) }
     }
-    #expect(received == [3, 6])
+    #expect(received == [3, 6, 10, 15])
     #expect(weakSource != nil && token != nil, "the observer's token keeps the chain")
     token = nil
     #expect(weakSource == nil, "the chain is freed with its observer's token")

@@ -27,6 +27,50 @@ import TetherTesting
     #expect(recorder.values == ["", "swift"])
   }
 
+  @Test func delaySendsEachEventItsIntervalLaterInOrder() async {
+    let clock = TestClock()
+    let (signal, input) = Signal<Int>.pipe()
+    let recorder = signal.delay(for: .seconds(1), clock: clock).record()
+    input.send(1)
+    await clock.advance(by: .milliseconds(500))
+    input.send(2)
+    input.send(3)
+    #expect(recorder.values.isEmpty)
+    await clock.advance(by: .milliseconds(500))
+    await expectEventually { recorder.values == [1] }
+    await clock.advance(by: .milliseconds(500))
+    await expectEventually { recorder.values == [1, 2, 3] }
+  }
+
+  @Test func aDelayedPropertyStartsWithTheValueAndLagsEachChange() async {
+    let clock = TestClock()
+    let status = MutableProperty("idle")
+    let shown = status.delay(for: .seconds(2), clock: clock)
+    let recorder = shown.record()
+    status.value = "saving"
+    #expect(shown.value == "idle")
+    await clock.advance(by: .seconds(2))
+    await expectEventually { recorder.values == ["idle", "saving"] }
+    #expect(shown.value == "saving")
+  }
+
+  @Test func timeoutSendsItsFallbackOnceTheWaitRunsOutAndLetsGo() async {
+    let clock = TestClock()
+    let (signal, input) = Signal<Int>.pipe()
+    let recorder = signal.timeout(after: .seconds(1), clock: clock, fallback: -1).record()
+    await clock.advance(by: .milliseconds(600))
+    input.send(1)
+    await clock.advance(by: .milliseconds(600))
+    input.send(2)  // within a second of the last: the wait starts again
+    #expect(recorder.values == [1, 2])
+    await clock.advance(by: .seconds(1))
+    await expectEventually { recorder.values == [1, 2, -1] }
+    #expect(signal.observerCount == 0, "finished: it let its source go")
+    input.send(3)
+    await clock.advance(by: .seconds(5))
+    #expect(recorder.values == [1, 2, -1])
+  }
+
   @Test func debounceNeverEmitsAStaleValueAfterANewerOne() async {
     let clock = TestClock()
     let (signal, input) = Signal<Int>.pipe()

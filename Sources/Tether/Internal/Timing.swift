@@ -93,6 +93,63 @@ internal final class Throttler<Value, C: Clock> {
 /// Sleeps until `deadline` unless it has already come. A timer task can first run after its
 /// deadline (the actor was busy, or a test clock was advanced past it); it must then fire at
 /// once rather than rely on how a clock treats a deadline equal to `now`.
+/// The timer behind `delay`: each value is emitted `interval` after it arrived, in the order
+/// they arrived, by one task that sleeps until the oldest is due.
+@usableFromInline
+internal final class Delayer<Value, C: Clock> {
+  private let clock: C
+  private let interval: C.Duration
+  private let emit: (Value) -> Void
+  private var task: Task<Void, Never>?
+  /// The values waiting, oldest first from `head` (taken values are dropped in bulk).
+  private var waiting: [(due: C.Instant, value: Value)] = []
+  private var head = 0
+
+  init(clock: C, interval: C.Duration, emit: @escaping (Value) -> Void) {
+    self.clock = clock
+    self.interval = interval
+    self.emit = emit
+  }
+
+  deinit {
+    task?.cancel()
+  }
+
+  func receive(_ value: Value, isolation: isolated (any Actor)) {
+    // Due from its arrival, not from whenever the timer task next gets the actor.
+    waiting.append((clock.now.advanced(by: interval), value))
+    guard task == nil else { return }
+    let clock = self.clock
+    task = Task { [weak self] in
+      _ = isolation
+      while let due = self?.nextDue {
+        do { try await sleep(on: clock, until: due) } catch { return }
+        // An emitted value's observer may release the delayed signal, and this with it.
+        guard let value = self?.takeOldest() else { return }
+        self?.emit(value)
+      }
+      self?.task = nil
+    }
+  }
+
+  private var nextDue: C.Instant? {
+    head < waiting.count ? waiting[head].due : nil
+  }
+
+  private func takeOldest() -> Value {
+    let value = waiting[head].value
+    head += 1
+    if head == waiting.count {
+      waiting.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head >= 64, head * 2 >= waiting.count {
+      waiting.removeFirst(head)
+      head = 0
+    }
+    return value
+  }
+}
+
 private func sleep<C: Clock>(on clock: C, until deadline: C.Instant) async throws {
   if clock.now < deadline {
     try await clock.sleep(until: deadline, tolerance: nil)

@@ -329,6 +329,17 @@ enum TetherDocComments {
     _ = (allValid, title, canSubmit, detail, query)
   }
 
+  // Sources/Tether/Property+Timing.swift: delay and timeout
+  enum Reply { case text(String), timedOut }
+  @MainActor static func timing(
+    status: Property<String>, answers: Signal<Reply>, clock: TestClock<Duration>
+  ) {
+    let banner = status.delay(for: .seconds(2), clock: clock)  // a toast that lags its cause
+    let reply: Signal<Reply> = answers.timeout(
+      after: .seconds(5), clock: clock, fallback: .timedOut)
+    _ = (banner, reply)
+  }
+
   // Sources/Tether/Property.swift
   enum PropertyExample {
     @MainActor
