@@ -18,6 +18,15 @@ final class HandwrittenValue {
   }
 }
 
+/// `HandwrittenValue` that, as an `Equatable` `@Output` does, calls its closure only for a set
+/// that changes the value.
+final class HandwrittenDistinctValue {
+  var onChange: ((Int) -> Void)?
+  var value = 0 {
+    didSet { if value != oldValue { onChange?(value) } }
+  }
+}
+
 final class HandwrittenMulticast {
   var observers: [(Int) -> Void] = []
   var value = 0 {

@@ -16,6 +16,15 @@ func runS1(_ bench: Bench) {
   }
   do {
     let sink = Sink()
+    let value = HandwrittenDistinctValue()
+    value.onChange = { sink.total &+= $0 }
+    bench.measure(scenario, "hand-written didSet + closure, comparing (as @Output does)") { n in
+      for i in 0..<n { value.value = i }
+    }
+    bench.checksum &+= sink.total
+  }
+  do {
+    let sink = Sink()
     let property = MutableProperty(0)
     let token = property.observe { sink.total &+= $0 }
     bench.measure(scenario, "Tether MutableProperty") { n in

@@ -45,6 +45,11 @@ public struct Output<Value> {
   /// The output's state: a plain ``Property``, updated through the module's own setter.
   @usableFromInline
   internal let property: Property<Value>
+  /// For an `Equatable` value, whether a set leaves the value as it is. The closure is made by
+  /// the initializer, inlined where the value's type is known, so the comparison is compiled
+  /// for that type (`Int`'s `==`, not a generic one reached through a method of the property).
+  @usableFromInline
+  internal let leavesUnchanged: ((Value, Value) -> Bool)?
 
   /// Creates an output holding `wrappedValue` that delivers every set.
   ///
@@ -52,6 +57,7 @@ public struct Output<Value> {
   @inlinable
   public init(wrappedValue: Value) {
     property = Property(derivedFrom: nil, initial: wrappedValue)
+    leavesUnchanged = nil
   }
 
   /// Creates an output holding `wrappedValue` that delivers only a set that changes it.
@@ -59,7 +65,8 @@ public struct Output<Value> {
   /// - Parameter wrappedValue: The first value, replayed to every observer until it changes.
   @inlinable
   public init(wrappedValue: Value) where Value: Equatable {
-    property = DistinctOutputProperty(derivedFrom: nil, initial: wrappedValue)
+    property = Property(derivedFrom: nil, initial: wrappedValue)
+    leavesUnchanged = { $0 == $1 }
   }
 
   /// The current value. Setting it delivers the new value to every observer, synchronously and
@@ -69,7 +76,7 @@ public struct Output<Value> {
   public var wrappedValue: Value {
     get { property.value }
     nonmutating set {
-      if property.holds(newValue) { return }
+      if let leavesUnchanged, leavesUnchanged(property.storage, newValue) { return }
       property.update(newValue)
     }
     nonmutating _modify {

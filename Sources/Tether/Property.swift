@@ -145,14 +145,6 @@ public class Property<Value> {
     observers.send(newValue)
   }
 
-  /// Whether an ``Output``'s set of `newValue` would leave the value as it is: never, but for
-  /// the property of an `Equatable` output, which compares. Only the comparison is dispatched:
-  /// the delivery that follows stays inlined and specialized at the output's setter.
-  @usableFromInline
-  internal func holds(_ newValue: Value) -> Bool {
-    false
-  }
-
   /// Stores `newValue` inside Observation's willSet / didSet.
   @usableFromInline
   internal final func storeReportingToObservation(_ newValue: Value) {
@@ -303,14 +295,5 @@ public final class MutableProperty<Value>: Property<Value> {
 
   deinit {
     _lifetime?.end()
-  }
-}
-
-/// The property behind an `Equatable` ``Output``: a set of the value it holds delivers nothing.
-@usableFromInline
-internal final class DistinctOutputProperty<Value: Equatable>: Property<Value> {
-  @usableFromInline
-  override internal func holds(_ newValue: Value) -> Bool {
-    storage == newValue
   }
 }
