@@ -316,6 +316,43 @@ final class NoteFlow: FlowController {
     #expect(node.html == #"<div id="m" class="a b" data-kind="x" aria-label="Box">text</div>"#)
   }
 
+  /// An address from data (a profile's website, an API's link) cannot run script: a URL
+  /// attribute whose scheme is not navigational is left out unless the app trusts it.
+  @Test(arguments: [
+    "javascript:alert(1)", "JavaScript:alert(1)", " \u{1}javascript:alert(1)",
+    "java\tscript:alert(1)", "jav\nascript:alert(1)", "vbscript:msgbox(1)",
+    "data:text/html,<script>alert(1)</script>", "file:///etc/passwd",
+  ])
+  func aURLThatIsNotNavigationalIsLeftOut(url: String) {
+    let context = WebRenderContext()
+    let link: Markup<Never> = a(.href(url)) { "Site" }
+    #expect(link.render(id: "l", in: context) { _ in }.html == #"<a id="l">Site</a>"#)
+    let any: Markup<Never> = div(.attribute("action", url)) { "" }
+    #expect(!any.render(id: "f", in: context) { _ in }.html.contains("action"))
+    let image: Markup<Never> = img(.src(url), .alt("x"))
+    #expect(!image.render(id: "i", in: context) { _ in }.html.contains("src"))
+  }
+
+  @Test(arguments: [
+    "https://example.com/a?b#c", "http://example.com", "mailto:a@example.com", "tel:+1555",
+    "/todos/active", "?q=1", "#top", "page/2", "../up", "//example.com/x",
+  ])
+  func aNavigationalURLIsWrittenAsGiven(url: String) {
+    let link: Markup<Never> = a(.href(url)) { "Go" }
+    let html = link.render(id: "l", in: WebRenderContext()) { _ in }.html
+    #expect(html.contains(#"href=""#), "\(url): \(html)")
+  }
+
+  @Test func anInlineImageAndATrustedAddressAreWritten() {
+    let context = WebRenderContext()
+    let image: Markup<Never> = img(.src("data:image/png;base64,AAAA"), .alt("dot"))
+    #expect(image.render(id: "i", in: context) { _ in }.html.contains("src="))
+    let notImage: Markup<Never> = a(.href("data:image/png;base64,AAAA")) { "x" }
+    #expect(!notImage.render(id: "a", in: context) { _ in }.html.contains("href"))
+    let trusted: Markup<Never> = a(.href(trusted: "javascript:void(0)")) { "x" }
+    #expect(trusted.render(id: "t", in: context) { _ in }.html.contains("javascript:void(0)"))
+  }
+
   @Test func theCounterOfTheDocumentationCounts() async throws {
     let app = WebApp(title: "Counter", rootFlow: { CounterFlow() }) {
       CounterScreen($0.destination)

@@ -119,14 +119,19 @@ public struct Attribute: Equatable, Sendable {
   public let name: String
   /// Its value; `nil` for an attribute left out (a flag that is off).
   public let value: String?
+  /// Whether the app vouches for this address (``href(trusted:)``, ``src(trusted:)``): it is
+  /// written whatever its scheme.
+  let isTrusted: Bool
 
-  init(_ name: String, _ value: String?) {
+  init(_ name: String, _ value: String?, trusted: Bool = false) {
     self.name = name
     self.value = value
+    self.isTrusted = trusted
   }
 
   /// Any attribute. `id`, `on…` handlers and the fields' live state (`value`, `checked`,
-  /// `data-ack`, `data-version`) are the library's: they are left out.
+  /// `data-ack`, `data-version`) are the library's: they are left out. An address attribute
+  /// (`href`, `src`, `action`, `formaction`, …) follows ``href(_:)``'s rule.
   public static func attribute(_ name: String, _ value: String) -> Attribute {
     Attribute(name, value)
   }
@@ -149,11 +154,25 @@ public struct Attribute: Equatable, Sendable {
     Attribute("disabled", isDisabled ? "" : nil)
   }
 
-  /// A link's address.
+  /// A link's address. An address whose scheme is not `http`, `https`, `mailto` or `tel`
+  /// (`javascript:`, `data:`, …) is left out: an address from data cannot run script in the
+  /// page. A relative address is written as it is.
   public static func href(_ url: String) -> Attribute { Attribute("href", url) }
 
-  /// An image's address.
+  /// A link's address written whatever its scheme: for an address the app itself wrote, never
+  /// one that comes from data.
+  public static func href(trusted url: String) -> Attribute {
+    Attribute("href", url, trusted: true)
+  }
+
+  /// An image's address. Besides what ``href(_:)`` allows, an inline raster image
+  /// (`data:image/png;…`, `jpeg`, `gif`, `webp`) is written; any other scheme is left out.
   public static func src(_ url: String) -> Attribute { Attribute("src", url) }
+
+  /// An image's address written whatever its scheme: for an address the app itself wrote.
+  public static func src(trusted url: String) -> Attribute {
+    Attribute("src", url, trusted: true)
+  }
 
   /// An image's text alternative.
   public static func alt(_ text: String) -> Attribute { Attribute("alt", text) }
@@ -178,6 +197,7 @@ public struct Attribute: Equatable, Sendable {
   /// Whether an app may write this attribute.
   var isAllowed: Bool {
     let lowered = name.lowercased()
+    if let value, !isTrusted, !WebURLPolicy.allows(value, in: lowered) { return false }
     return !Self.reserved.contains(lowered) && !lowered.hasPrefix("on") && !lowered.isEmpty
       && lowered.utf8.allSatisfy { byte in
         // A name the writer can write as it is: letters, digits, `-`, `_`, `:`, `.`.
