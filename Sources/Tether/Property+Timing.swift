@@ -19,16 +19,9 @@ extension Property {
     clock: C,
     isolation: isolated (any Actor) = #isolation
   ) -> Property<Value> {
-    let derived = Property<Value>(derivedFrom: self, initial: storage)
-    let debouncer = Debouncer<Value, C>(clock: clock, interval: interval) {
-      [weak derived] in derived?.update($0)
+    timed(isolation: isolation) { emit in
+      Debouncer<Value, C>(clock: clock, interval: interval, emit: emit)
     }
-    derived.retain(debouncer)
-    derived.retain(
-      observers.add { [weak debouncer] value in
-        debouncer?.receive(value, isolation: isolation)
-      })
-    return derived
   }
 
   /// A property that takes at most one value per `interval`: a change passes at once, and the
@@ -47,16 +40,9 @@ extension Property {
     latest: Bool = true,
     isolation: isolated (any Actor) = #isolation
   ) -> Property<Value> {
-    let derived = Property<Value>(derivedFrom: self, initial: storage)
-    let throttler = Throttler<Value, C>(clock: clock, interval: interval, latest: latest) {
-      [weak derived] in derived?.update($0)
+    timed(isolation: isolation) { emit in
+      Throttler<Value, C>(clock: clock, interval: interval, latest: latest, emit: emit)
     }
-    derived.retain(throttler)
-    derived.retain(
-      observers.add { [weak throttler] value in
-        throttler?.receive(value, isolation: isolation)
-      })
-    return derived
   }
 
   /// A property that takes each of this property's values `interval` after it, in order.
@@ -76,16 +62,9 @@ extension Property {
     clock: C,
     isolation: isolated (any Actor) = #isolation
   ) -> Property<Value> {
-    let derived = Property<Value>(derivedFrom: self, initial: storage)
-    let delayer = Delayer<Value, C>(clock: clock, interval: interval) {
-      [weak derived] in derived?.update($0)
+    timed(isolation: isolation) { emit in
+      Delayer<Value, C>(clock: clock, interval: interval, emit: emit)
     }
-    derived.retain(delayer)
-    derived.retain(
-      observers.add { [weak delayer] value in
-        delayer?.receive(value, isolation: isolation)
-      })
-    return derived
   }
 }
 
@@ -103,17 +82,9 @@ extension Signal {
     clock: C,
     isolation: isolated (any Actor) = #isolation
   ) -> Signal<Value> {
-    let derived = Signal<Value>()
-    derived.retain(self)
-    let debouncer = Debouncer<Value, C>(clock: clock, interval: interval) {
-      [weak derived] in derived?.observers.send($0)
+    timed(isolation: isolation) { emit in
+      Debouncer<Value, C>(clock: clock, interval: interval, emit: emit)
     }
-    derived.retain(debouncer)
-    derived.retain(
-      observers.add { [weak debouncer] value in
-        debouncer?.receive(value, isolation: isolation)
-      })
-    return derived
   }
 
   /// A signal sending at most one event per `interval`: an event passes at once, and the events
@@ -132,17 +103,9 @@ extension Signal {
     latest: Bool = true,
     isolation: isolated (any Actor) = #isolation
   ) -> Signal<Value> {
-    let derived = Signal<Value>()
-    derived.retain(self)
-    let throttler = Throttler<Value, C>(clock: clock, interval: interval, latest: latest) {
-      [weak derived] in derived?.observers.send($0)
+    timed(isolation: isolation) { emit in
+      Throttler<Value, C>(clock: clock, interval: interval, latest: latest, emit: emit)
     }
-    derived.retain(throttler)
-    derived.retain(
-      observers.add { [weak throttler] value in
-        throttler?.receive(value, isolation: isolation)
-      })
-    return derived
   }
 
   /// A signal sending each event `interval` after this signal sent it, in order.
@@ -157,17 +120,9 @@ extension Signal {
     clock: C,
     isolation: isolated (any Actor) = #isolation
   ) -> Signal<Value> {
-    let derived = Signal<Value>()
-    derived.retain(self)
-    let delayer = Delayer<Value, C>(clock: clock, interval: interval) {
-      [weak derived] in derived?.observers.send($0)
+    timed(isolation: isolation) { emit in
+      Delayer<Value, C>(clock: clock, interval: interval, emit: emit)
     }
-    derived.retain(delayer)
-    derived.retain(
-      observers.add { [weak delayer] value in
-        delayer?.receive(value, isolation: isolation)
-      })
-    return derived
   }
 
   /// A signal sending this signal's events until `interval` passes without one (counted from

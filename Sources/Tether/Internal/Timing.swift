@@ -1,7 +1,47 @@
+/// A timer that takes a stream's values and emits them later by its own rule (`debounce`,
+/// `throttle`, `delay`), back on the actor that made it.
+internal protocol ValueTimer<Value>: AnyObject {
+  associatedtype Value
+  func receive(_ value: Value, isolation: isolated (any Actor))
+}
+
+extension Signal {
+  /// A signal of what `timer` emits of this signal's events: it keeps this signal and the
+  /// timer, and the timer's pending emissions end with it.
+  internal func timed(
+    isolation: isolated (any Actor),
+    by makeTimer: (_ emit: @escaping (Value) -> Void) -> some ValueTimer<Value>
+  ) -> Signal<Value> {
+    let derived = Signal<Value>()
+    derived.retain(self)
+    let timer = makeTimer { [weak derived] in derived?.observers.send($0) }
+    derived.retain(timer)
+    derived.retain(
+      observers.add { [weak timer] value in timer?.receive(value, isolation: isolation) })
+    return derived
+  }
+}
+
+extension Property {
+  /// A property that starts with this property's value and takes what `timer` emits of its
+  /// changes.
+  internal final func timed(
+    isolation: isolated (any Actor),
+    by makeTimer: (_ emit: @escaping (Value) -> Void) -> some ValueTimer<Value>
+  ) -> Property<Value> {
+    let derived = Property<Value>(derivedFrom: self, initial: storage)
+    let timer = makeTimer { [weak derived] in derived?.update($0) }
+    derived.retain(timer)
+    derived.retain(
+      observers.add { [weak timer] value in timer?.receive(value, isolation: isolation) })
+    return derived
+  }
+}
+
 /// The timer behind `debounce`: each value restarts the quiet period; the last value is
 /// emitted once the period passes without another.
 @usableFromInline
-internal final class Debouncer<Value, C: Clock> {
+internal final class Debouncer<Value, C: Clock>: ValueTimer {
   private let clock: C
   private let interval: C.Duration
   private let emit: (Value) -> Void
@@ -40,7 +80,7 @@ internal final class Debouncer<Value, C: Clock> {
 /// of the window the latest (or first) value received during it, if any, passes and opens the
 /// next window.
 @usableFromInline
-internal final class Throttler<Value, C: Clock> {
+internal final class Throttler<Value, C: Clock>: ValueTimer {
   private let clock: C
   private let interval: C.Duration
   private let latest: Bool
@@ -96,7 +136,7 @@ internal final class Throttler<Value, C: Clock> {
 /// The timer behind `delay`: each value is emitted `interval` after it arrived, in the order
 /// they arrived, by one task that sleeps until the oldest is due.
 @usableFromInline
-internal final class Delayer<Value, C: Clock> {
+internal final class Delayer<Value, C: Clock>: ValueTimer {
   private let clock: C
   private let interval: C.Duration
   private let emit: (Value) -> Void
