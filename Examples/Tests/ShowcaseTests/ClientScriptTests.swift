@@ -150,6 +150,31 @@ extension EndToEnd {
       }
     }
 
+    /// Restored from the back-forward cache, the page connects anew at once; the old socket's
+    /// close arrives after that and must not connect a third socket, which would replace the
+    /// new one (and redraw the page twice).
+    @Test func aSocketThePageAlreadyReplacedDoesNotReconnectWhenItsCloseArrives() async throws {
+      try await withPage { browser in
+        try await browser.run(
+          """
+          window.__delays = [];
+          const later = window.setTimeout;
+          window.setTimeout = (body, delay) => { window.__delays.push(delay); return later(body, 0); };
+          __socket().open(); __socket().receive({ p: [] });
+          window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+          window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+          """)
+        #expect(try await browser.run("return window.__sockets.length") as? Int == 2)
+        // The old socket's close arrives late; then the new one drops, which does reconnect.
+        try await browser.run("__sockets[0].drop(1005); __sockets[1].drop(1006);")
+        try await browser.waitUntil("the new socket's reconnect") {
+          try await browser.run("return window.__sockets.length") as? Int ?? 0 >= 3
+        }
+        #expect(try await browser.run("return window.__delays.length") as? Int == 1)
+        #expect(try await browser.run("return window.__sockets.length") as? Int == 3)
+      }
+    }
+
     @Test func everyKindOfPatchIsApplied() async throws {
       try await withPage { browser in
         try await browser.run(

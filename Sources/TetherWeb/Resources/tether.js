@@ -131,8 +131,10 @@
       apply(message);
     };
     socket.onclose = (event) => {
-      // 4409: a newer socket of this page took over; this one is done.
-      if (leaving || event.code === 4409) return;
+      // 4409: a newer socket of this page took over; this one is done. So is a socket the page
+      // already replaced (closed on pagehide, its close arriving after pageshow connected
+      // anew): reconnecting for it would replace the new one.
+      if (leaving || socket !== current || event.code === 4409) return;
       // 4404: the session is gone (expired, or the server restarted); 4403: its resume token
       // or its proof was refused. Either way, load this URL anew.
       if (event.code === 4404 || event.code === 4403) { location.reload(); return; }
