@@ -31,15 +31,23 @@ extension FlowController {
   /// ```
   ///
   /// - Parameters:
-  ///   - path: The whole path, its first component being the first after this flow's root
-  ///     screen (the root's own components, if it has any, are not repeated).
+  ///   - path: The whole path, as the stack's ``ScreenStack/path`` shows it: when the root
+  ///     screen has path components of its own, the path may start with them (the root's
+  ///     address, `/home`) or leave them out; what follows is the flow's to restore.
   ///   - navigator: The app's navigator.
   /// - Throws: ``NavigationError`` naming the first component that could not be followed.
   public func open(_ path: ScreenPath, on navigator: any Navigator<Destination>)
     async throws(NavigationError)
   {
-    startFlow(on: navigator)
-    try await restore(path.components[...], on: navigator)
+    let root = start(on: navigator)
+    navigator.setRoot(root)
+    // The address bar shows the root's own components (a root at `/home`): a path that
+    // starts with them is that screen, not a component after it.
+    var rest = path.components[...]
+    if !root.pathComponents.isEmpty, rest.starts(with: root.pathComponents) {
+      rest = rest.dropFirst(root.pathComponents.count)
+    }
+    try await restore(rest, on: navigator)
   }
 
   /// Opens `path` as ``open(_:on:)`` does and, when it cannot be followed to its end, shows

@@ -8,8 +8,11 @@ import TetherWeb
 /// browser (Phoenix LiveView's `LiveViewTest` is the model).
 ///
 /// The page sends the same messages a browser's client does (numbered gestures, numbered
-/// edits), through the session's own rules, so what a test sees is what a browser would be
-/// sent. Elements are found by CSS selector (``HTMLSelector``) or by their accessible name.
+/// edits), through the session's own rules, and applies what the session sends to its own copy
+/// of the page, as the page's script does: what a test reads is what a browser would show. A
+/// message the page cannot apply, or after which it shows something other than what the session
+/// believes it shows, is a ``divergence``, and every later step throws. Elements are found by
+/// CSS selector (``HTMLSelector``) or by accessible name (``element(named:within:)``).
 ///
 /// ```swift
 /// let page = try await WebTestPage(app: app, path: "/todos")
@@ -32,6 +35,9 @@ public final class WebTestPage {
     case timedOut(String)
     /// The selector could not be read.
     case selector(HTMLSelector.ParseError)
+    /// The page could not apply what it was sent, or shows something other than what the
+    /// session believes it shows (``WebTestPage/divergence``).
+    case diverged(String)
 
     /// What went wrong.
     public var description: String {
@@ -41,6 +47,7 @@ public final class WebTestPage {
       case .refused(let error): "the session refused the message: \(error)"
       case .timedOut(let what): "timed out waiting for \(what)"
       case .selector(let error): error.description
+      case .diverged(let what): "the page and its session disagree: \(what)"
       }
     }
   }
@@ -54,6 +61,14 @@ public final class WebTestPage {
   private var edits: [String: Int] = [:]
   /// The messages the session sent the page, oldest first.
   public private(set) var sent: [String] = []
+  /// The page as its script would show it: what it was served, with every message applied.
+  private var mirror: PageMirror
+  private var faults: [String] = []
+
+  /// The first message the page could not apply, or after which it did not show what the
+  /// session believes it shows; `nil` while the two agree. Every reading and gesture throws
+  /// ``Failure/diverged(_:)`` once this is set.
+  public var divergence: String? { (faults + mirror.faults).first }
 
   /// Opens `path` of `app` as a new browser tab: its first loads land (up to
   /// `appearanceWait`) before the page is drawn, as a server serves it.
@@ -84,11 +99,30 @@ public final class WebTestPage {
   {
     self.registry = registry
     let page = await registry.page(for: path, client: client)
-    guard case .page(_, let id) = page, let session = registry.session(id) else {
+    guard case .page(let document, let id) = page, let session = registry.session(id) else {
       throw Failure.noPage(path: path, reason: "\(page)")
     }
     self.session = session
-    _ = registry.attach(id, resync: false) { [weak self] text in self?.sent.append(text) }
+    do {
+      mirror = try PageMirror(
+        document: document, path: session.path, title: session.sentTitle,
+        focus: session.sentFocus)
+    } catch {
+      throw Failure.noPage(path: path, reason: "the page it served cannot be read: \(error)")
+    }
+    _ = registry.attach(id, resync: false) { [weak self] text in self?.received(text) }
+  }
+
+  /// Applies a message of the session's to the page, as its script does, and checks the page
+  /// now shows what the session believes it shows: a patch that misses is a fault of the
+  /// library's, found here and not only in a browser.
+  private func received(_ text: String) {
+    sent.append(text)
+    mirror.apply(text)
+    guard faults.isEmpty, let kept = session.pageTree else { return }
+    if let difference = PageMirror.difference(page: mirror.tree, kept: kept) {
+      faults.append("after message \(sent.count), \(difference)")
+    }
   }
 
   /// Closes the tab's session (and the registry the page made, if it made one).
@@ -98,28 +132,34 @@ public final class WebTestPage {
 
   // MARK: Reading
 
-  /// The page's app element as the browser shows it.
-  public var tree: HTMLNode { session.pageTree ?? .element("div", id: "app") }
+  /// The page's app element as the browser shows it: what it was served, with every message
+  /// since applied to it (fields show what was typed in them).
+  public var tree: HTMLNode { mirror.tree }
 
   /// The page's app element's HTML.
   public var html: String { tree.html }
 
   /// The path the page shows in the address bar.
-  public var path: String { session.path }
+  public var path: String { mirror.path ?? "/" }
 
   /// The page's title.
-  public var title: String? { session.sentTitle }
+  public var title: String? { mirror.title }
 
   /// The id of the element the server last focused.
-  public var focusedID: String? { session.sentFocus }
+  public var focusedID: String? { mirror.focus }
 
   /// Every element matching `selector`, in document order.
   public func elements(_ selector: String) throws -> [HTMLNode.Element] {
+    try checkAgreement()
     do {
       return try tree.select(selector)
     } catch {
       throw Failure.selector(error)
     }
+  }
+
+  private func checkAgreement() throws {
+    if let divergence { throw Failure.diverged(divergence) }
   }
 
   /// The first element matching `selector`.
@@ -181,20 +221,122 @@ public final class WebTestPage {
     return hidden
   }
 
-  /// The first element whose accessible name — its `aria-label`, or its text — is `name`.
-  public func element(named name: String) throws -> HTMLNode.Element {
-    var found: HTMLNode.Element?
+  /// The control whose accessible name is `name`, as a screen reader finds it: a button, a
+  /// link or a clickable element by its `aria-label` or its text; a field, picker or box by
+  /// its `aria-label`, the text of the `label` around it (or naming it with `for`), or its
+  /// placeholder. With no control of that name, the innermost element of that `aria-label` or
+  /// text (a heading, a row) — never a container whose text only happens to be the name.
+  ///
+  /// - Parameters:
+  ///   - name: The accessible name.
+  ///   - scope: A CSS selector: the search stays inside the elements it matches, in order
+  ///     (the open dialog, `"dialog"`; a sheet, `"#sheet"`). Hidden content and closed dialogs
+  ///     are never searched.
+  /// - Returns: The control, or the innermost element, of that name.
+  /// - Throws: ``Failure/noElement(_:)`` when nothing has the name;
+  ///   ``Failure/diverged(_:)`` once the page and its session disagree.
+  public func element(named name: String, within scope: String? = nil) throws -> HTMLNode.Element {
+    let roots: [HTMLNode]
+    if let scope {
+      roots = try elements(scope).map(HTMLNode.element)
+    } else {
+      try checkAgreement()
+      roots = [tree]
+    }
+    var control: HTMLNode.Element?
+    var other: HTMLNode.Element?
+    func visit(_ node: HTMLNode, labels: [String: String]) {
+      guard control == nil, case .element(let element) = node else { return }
+      // What a person cannot see has no name to find: hidden content, a closed dialog.
+      if element[attribute: "hidden"] != nil { return }
+      if element.tag == "dialog", element[attribute: "open"] == nil { return }
+      if Self.isControl(element) {
+        if Self.accessibleName(of: element, labels: labels) == name { control = element }
+        // A control's name is its own: nothing inside it is another control of that name.
+        if control != nil { return }
+      }
+      for child in element.children { visit(child, labels: labels) }
+      // Children first: the innermost element of the name is the one meant.
+      if other == nil,
+        element[attribute: "aria-label"] == name || Self.text(of: element) == name
+      {
+        other = element
+      }
+    }
+    for root in roots where control == nil {
+      visit(root, labels: Self.labelTexts(in: root))
+    }
+    guard let found = control ?? other else {
+      throw Failure.noElement("named \(name)" + (scope.map { " within \($0)" } ?? ""))
+    }
+    return found
+  }
+
+  /// Whether a person operates `element`: a button, a link, a field, a picker, a box, or an
+  /// element the markup made clickable.
+  static func isControl(_ element: HTMLNode.Element) -> Bool {
+    switch element.tag {
+    case "button", "input", "textarea", "select", "summary": return true
+    case "a": return element[attribute: "href"] != nil || element[attribute: "data-click"] != nil
+    default:
+      if element[attribute: "data-click"] != nil || element[attribute: "data-dblclick"] != nil {
+        return true
+      }
+      let roles: Set<String> = [
+        "button", "link", "tab", "menuitem", "option", "checkbox", "radio", "switch",
+      ]
+      return element[attribute: "role"].map(roles.contains) ?? false
+    }
+  }
+
+  static func accessibleName(of element: HTMLNode.Element, labels: [String: String]) -> String {
+    if let label = element[attribute: "aria-label"] { return label }
+    switch element.tag {
+    case "input", "textarea", "select":
+      if let label = labels[element.id], !element.id.isEmpty { return label }
+      if element.tag == "input",
+        ["button", "submit", "reset"].contains(element[attribute: "type"] ?? "")
+      {
+        return element[attribute: "value"] ?? ""
+      }
+      return element[attribute: "placeholder"] ?? ""
+    default:
+      return text(of: element)
+    }
+  }
+
+  /// The text of each field's `label`, by the field's id: a label around the field, or one
+  /// naming it with `for`. The label's text leaves out the field's own (a picker's options).
+  static func labelTexts(in root: HTMLNode) -> [String: String] {
+    var names: [String: String] = [:]
+    func fields(in node: HTMLNode) -> [HTMLNode.Element] {
+      guard case .element(let element) = node else { return [] }
+      if ["input", "textarea", "select"].contains(element.tag) { return [element] }
+      return element.children.flatMap(fields(in:))
+    }
+    func withoutFields(_ node: HTMLNode) -> HTMLNode? {
+      guard case .element(var element) = node else { return node }
+      if ["input", "textarea", "select"].contains(element.tag) { return nil }
+      element.children = element.children.compactMap(withoutFields)
+      return .element(element)
+    }
     func visit(_ node: HTMLNode) {
-      guard found == nil, case .element(let element) = node else { return }
-      if element[attribute: "aria-label"] == name || Self.text(of: element) == name {
-        found = element
-        return
+      guard case .element(let element) = node else { return }
+      if element.tag == "label" {
+        guard case .element(let bare)? = withoutFields(node) else { return }
+        let text = Self.text(of: bare)
+        if let target = element[attribute: "for"] {
+          names[target] = names[target] ?? text
+        } else {
+          for field in fields(in: node) where !field.id.isEmpty {
+            names[field.id] = names[field.id] ?? text
+          }
+        }
       }
       element.children.forEach(visit)
     }
-    visit(tree)
-    guard let found else { throw Failure.noElement("named \(name)") }
-    return found
+    visit(root)
+    return names
   }
 
   // MARK: Gestures
@@ -204,9 +346,10 @@ public final class WebTestPage {
     try await gesture(.click(id: try element(selector).id))
   }
 
-  /// Clicks the first element whose accessible name is `name`.
-  public func click(named name: String) async throws {
-    try await gesture(.click(id: try element(named: name).id))
+  /// Clicks the control whose accessible name is `name` (``element(named:within:)``),
+  /// searching only inside the first element matching `scope`, if given.
+  public func click(named name: String, within scope: String? = nil) async throws {
+    try await gesture(.click(id: try element(named: name, within: scope).id))
   }
 
   /// Double-clicks the first element matching `selector`.
@@ -220,6 +363,7 @@ public final class WebTestPage {
     let id = try element(selector).id
     let edit = (edits[id] ?? 0) + 1
     edits[id] = edit
+    mirror.type(text, into: id, edit: edit)
     try await send(ClientMessage.input(id: id, value: text, sequence: edit).json)
   }
 
@@ -248,6 +392,7 @@ public final class WebTestPage {
     else { throw Failure.noElement("an option \(title) in \(selector)") }
     let edit = (edits[picker.id] ?? 0) + 1
     edits[picker.id] = edit
+    mirror.choose(position: position, in: picker.id, edit: edit)
     try await gesture(.input(id: picker.id, value: position, sequence: edit))
   }
 
@@ -285,6 +430,7 @@ public final class WebTestPage {
     let edit = (edits[box.id] ?? 0) + 1
     edits[box.id] = edit
     let version = box[attribute: "data-version"].flatMap { Int($0) }
+    mirror.check(box.id, checked, edit: edit)
     try await gesture(.check(id: box.id, checked: checked, sequence: edit, version: version))
   }
 

@@ -21,7 +21,7 @@ import TetherWebTesting
   @Test func homeListsTheAppsAndOpensOne() async throws {
     let page = try await open("/")
     defer { page.close() }
-    #expect(page.title == "Tether showcase · Tether showcase")
+    #expect(page.title == "Tether showcase", "a screen named as its app is not named twice")
     let apps = try rows(page)
     #expect(apps.count >= 6 && apps.first?.hasPrefix("Gallery") == true, "\(apps)")
     try await page.click(".list .row:nth-of-type(2)")

@@ -229,6 +229,9 @@ public enum WebSessionError: Error, Equatable, Sendable, CustomStringConvertible
   /// A click on the screen behind an open alert: the alert is modal, so only its own buttons
   /// take clicks (a page shows the screen behind it inert; a forged message gets this).
   case behindModal(id: String)
+  /// A gesture on the screen under an open sheet (with no alert over it): the sheet is
+  /// modal, so only what is in it takes gestures.
+  case behindSheet(id: String)
 
   /// A sentence for the log, one line: what the client sent is escaped (``WebLogText``).
   public var description: String {
@@ -239,6 +242,7 @@ public enum WebSessionError: Error, Equatable, Sendable, CustomStringConvertible
     case .oversized(let bytes, let limit): "message of \(bytes) bytes is over the \(limit) limit"
     case .noHandler(let id): "nothing to click at '\(WebLogText.escaped(id))'"
     case .behindModal(let id): "'\(WebLogText.escaped(id))' is behind the open alert"
+    case .behindSheet(let id): "'\(WebLogText.escaped(id))' is behind the open sheet"
     }
   }
 }

@@ -229,6 +229,7 @@ public final class WebSession {
       <!doctype html>
       <html lang="en"><head><meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
+      <link rel="icon" href="data:,">
       <title>\(HTMLEscaping.text(pageTitle))</title>
       \(styles)
       </head><body>\(html)
@@ -571,7 +572,8 @@ public final class WebSession {
     } else {
       return nil
     }
-    return refuse(.behindModal(id: String(id.prefix(80))))
+    let shown = String(id.prefix(80))
+    return refuse(presenter.alert != nil ? .behindModal(id: shown) : .behindSheet(id: shown))
   }
 
   private func refuse(_ error: WebSessionError) -> WebSessionError {
@@ -580,8 +582,11 @@ public final class WebSession {
     return error
   }
 
+  /// The top screen's title and the app's, or the app's alone when the screen has none or
+  /// the same one (an app whose first screen is named after it).
   private var pageTitle: String {
-    presenter.titles.last.map { "\($0) · \(appTitle)" } ?? appTitle
+    guard let screen = presenter.titles.last, screen != appTitle else { return appTitle }
+    return "\(screen) · \(appTitle)"
   }
 
   /// The bindings of the markup fields the page shows, kept from render to render.

@@ -678,6 +678,7 @@ public final class WebSessionRegistry {
     <!doctype html>
     <html lang="en"><head><meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
+    <link rel="icon" href="data:,">
     <title>Not found · \(HTMLEscaping.text(appTitle))</title>
     <link rel="stylesheet" href="\(HTMLEscaping.attribute(base))/tether.css">
     </head><body><div id="app"><header><h1>Page not found</h1></header>
