@@ -6,7 +6,8 @@ import Testing
 /// Each article `Name.md` with Swift blocks has a companion, `Articles/Name.swift` in this
 /// target, which the compiler builds against the real API; each block must appear in it, line
 /// for line. A block line `// …` stands for lines left out; spacing and line breaks are not
-/// compared (the formatter wraps and aligns differently in the compiled file). The README's companion is
+/// compared (the formatter wraps and aligns differently in the compiled file). The README's
+/// companions are `Articles/README.swift` (its first screen) and
 /// `Tests/TetherTests/Usage/PhotoListViewModelTests.swift`. An article whose blocks together
 /// are a complete program is built as one by CI instead (`.ci/run` names it): its blocks need
 /// no companion.
@@ -90,12 +91,16 @@ import Testing
   @Test func everyReadmeBlockIsCompiledCode() throws {
     let readme = try String(
       contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let source = try Self.lines(
-      of: Self.root.appendingPathComponent("Tests/TetherTests/Usage/PhotoListViewModelTests.swift"))
+    // The first screen's view model and its faces, then the gallery's view model and tests.
+    let sources = try [
+      "Tests/TetherDocsTests/Articles/README.swift",
+      "Tests/TetherTests/Usage/PhotoListViewModelTests.swift",
+    ].map { try Self.lines(of: Self.root.appendingPathComponent($0)) }
     let blocks = Self.swiftBlocks(in: readme)
-    #expect(blocks.count >= 2, "the README shows a view model and a test")
+    #expect(blocks.count >= 6, "the README shows a view model, its three faces, and a test")
     for block in blocks {
-      if let missing = Self.missingSegment(of: block, in: source) {
+      let missing = sources.map { Self.missingSegment(of: block, in: $0) }
+      if missing.allSatisfy({ $0 != nil }), let missing = missing.first ?? nil {
         Issue.record(
           "README block lines are not in the compiled example:\n\(missing.joined(separator: "\n"))")
       }
