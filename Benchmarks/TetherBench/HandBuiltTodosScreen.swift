@@ -1,6 +1,6 @@
 import Tether
 import TetherFlow
-import TetherWeb
+@_spi(HandBuilt) import TetherWeb
 import Todos
 
 /// TodoMVC's web screen as it was written before markup (at 956fa93): a hand-built tree with

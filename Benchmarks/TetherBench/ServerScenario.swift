@@ -68,13 +68,25 @@ enum BenchCounter {
 }
 
 @MainActor
+final class BenchCounterScreen: WebScreen {
+  enum Action { case increment }
+  let counter: BenchCounterViewModel
+  init(_ counter: BenchCounterViewModel) { self.counter = counter }
+
+  var body: Markup<Action> {
+    vstack {
+      p { counter.countText }
+      button("Increment").onClick(.increment)
+    }
+  }
+
+  func handle(_ action: Action) { counter.increment() }
+}
+
+@MainActor
 let benchCounterApp = WebApp(title: "Counter", rootFlow: { BenchCounterFlow() }) { screen in
   switch screen.destination {
-  case .counter(let counter):
-    VStack([
-      Label(counter.$countText),
-      Button("Increment") { counter.increment() },
-    ])
+  case .counter(let counter): BenchCounterScreen(counter)
   }
 }
 

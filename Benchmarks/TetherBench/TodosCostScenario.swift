@@ -4,7 +4,7 @@ import ShowcaseFlows
 import ShowcaseWeb
 import Tether
 import TetherFlow
-import TetherWeb
+@_spi(HandBuilt) import TetherWeb
 import Todos
 
 /// W8: what TodoMVC costs the server per gesture as its list grows, in process: a keystroke in
@@ -148,9 +148,9 @@ private func openTab(services: ShowcaseServices, handBuilt: Bool, items: Int) as
       rootFlowFor: { client in
         MainFlowController(services: services, todoList: client.id ?? "anonymous")
       },
-      makeView: { screen in
+      makeWebView: { screen in
         if case .todos(let todos) = screen.destination { return HandBuiltTodosScreen(todos) }
-        return ShowcaseWebViews.makeView(for: screen)
+        return webView(for: ShowcaseWebViews.makeView(for: screen))
       })
     : WebApp.showcase(services: services)
   let registry = WebSessionRegistry(app: app, firstRender: .held, appearanceWait: .seconds(5))

@@ -7,7 +7,7 @@ import ShowcaseFlows
 import ShowcaseWeb
 import ShowcaseWebServer
 import TetherFlow
-import TetherWeb
+@_spi(HandBuilt) import TetherWeb
 
 /// W1: what one gesture costs on the wire. A Gallery session at `/gallery` with its 20 photos
 /// loaded gets ArrowDown (the selection moves one row); the figure is the one message it sends,
@@ -179,7 +179,7 @@ func runW2Parts(_ bench: Bench, count: Int = 200) async {
     }
     let loaded = allocatedBytes() ?? 0
     let views = lists.map { list in
-      ShowcaseWebViews.makeView(for: Screen(.photoList(list), title: list.title))
+      webView(for: ShowcaseWebViews.makeView(for: Screen(.photoList(list), title: list.title)))
     }
     let viewed = allocatedBytes() ?? 0
     var contexts: [WebRenderContext] = []

@@ -46,7 +46,7 @@ final class CounterScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     switch action {
     case .increment: counter.increment()
     }

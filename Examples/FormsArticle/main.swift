@@ -95,7 +95,7 @@ final class SignUpScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     switch action {
     case .submit: form.submit()
     }

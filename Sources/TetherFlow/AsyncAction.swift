@@ -12,7 +12,7 @@ import Tether
 ///   popped screen stops, and the view model it holds is released.
 ///
 /// ```swift
-/// Button("Retry", action: asyncAction { await list.reloadRequested() })
+/// Button("Retry", key: "r", action: asyncAction { await list.reloadRequested() })
 /// ```
 ///
 /// A synchronous input needs no wrapping: pass it as it is, so its effect is rendered with the

@@ -1,4 +1,4 @@
-import TetherWeb
+@_spi(HandBuilt) import TetherWeb
 
 /// Reads HTML as a browser's parser reads the library's own writing (``HTMLNode/write(to:)``):
 /// a served page and the HTML in a patch, turned back into nodes the way a page would hold

@@ -1,5 +1,5 @@
 import Foundation
-import TetherWeb
+@_spi(HandBuilt) import TetherWeb
 
 /// The page as a browser holds it: the app element it was served, with every message the
 /// session sent applied in order, as the page's script applies them (``HTMLPatch``'s records,

@@ -24,6 +24,11 @@
       @Output private(set) var count = 0
     }
     enum CounterDestination { case counter(CounterViewModel) }
+    @MainActor final class CounterScreen: WebScreen {
+      let model: CounterViewModel
+      init(_ model: CounterViewModel) { self.model = model }
+      var body: Markup<Never> { p { "Count: \(model.count)" } }
+    }
     @MainActor final class CounterFlow: FlowController {
       func start(on navigator: any Navigator<CounterDestination>) -> Screen<CounterDestination> {
         Screen(.counter(CounterViewModel()), title: "Counter", owner: self)
@@ -46,7 +51,7 @@
       let app = WebApp(title: "Counter", rootFlow: { CounterFlow() }) { screen in
         // …
         switch screen.destination {
-        case .counter(let counter): Label(counter.$count.map { "Count: \($0)" })
+        case .counter(let counter): CounterScreen(counter)
         }
       }
       try await TetherWebServer.run(app, port: 8080) { port in

@@ -44,6 +44,13 @@
     }
   }
 
+  @MainActor
+  final class GreetingScreen: WebScreen {
+    let greeting: String
+    init(_ greeting: String) { self.greeting = greeting }
+    var body: Markup<Never> { p { greeting } }
+  }
+
   /// Finding 10 of the attack run: the integration was fixed to Hummingbird's basic context
   /// and to root paths, so an app with its own context, middleware or a prefix could not use
   /// it. `TetherWebRoutes` mounts under a prefix in an app of its own.
@@ -55,7 +62,7 @@
       stylesheet: String? = nil
     ) -> RouterClient {
       var app = WebApp(title: "Mounted", rootFlow: { GreetingFlow() }) { screen in
-        Label(screen.destination)
+        GreetingScreen(screen.destination)
       }
       app.stylesheet = stylesheet
       let registry = WebSessionRegistry(app: app, appearanceWait: .zero)
@@ -165,7 +172,7 @@
 
     @Test func mountedAtTheRootTheyAreTheServersOwnPaths() async throws {
       let app = WebApp(title: "Root", rootFlow: { GreetingFlow() }) { screen in
-        Label(screen.destination)
+        GreetingScreen(screen.destination)
       }
       let registry = WebSessionRegistry(app: app, appearanceWait: .zero)
       let router = Router(context: AppRequestContext.self)

@@ -3,7 +3,7 @@ import Tether
 import TetherFlow
 import TetherWebTesting
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 /// A page of many rows, a field, a hint in a component and a row with a component inside its
 /// cached content: what a change renders, and what it leaves alone.
@@ -53,7 +53,7 @@ final class BoardScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     switch action {
     case .add:
       model.added.append(model.draft.value)

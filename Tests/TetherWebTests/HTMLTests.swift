@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 @Suite struct HTMLTests {
   @Test func textAndAttributesAreEscaped() {

@@ -4,7 +4,7 @@ import TetherFlow
 import TetherTesting
 import TetherWebTesting
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 /// The counter of ``WebScreen``'s documentation, as written there.
 @MainActor
@@ -26,7 +26,7 @@ final class CounterScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     switch action {
     case .increment: model.increment()
     }
@@ -89,8 +89,8 @@ final class FormScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
-    handled.append((action, gesture))
+  func handle(_ action: Action) {
+    handled.append((action, WebGesture.current))
     switch action {
     case .save:
       model.saved.append(model.title.value)
@@ -130,7 +130,7 @@ final class NoteScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     model.text.value = ""
   }
 }
@@ -150,7 +150,7 @@ final class NoteFlow: FlowController {
 
   private func render(_ screen: some WebScreen, id: String = "s1") -> (HTMLNode, WebRenderContext) {
     let context = WebRenderContext(store: store)
-    return (screen.render(id: id, in: context), context)
+    return (MountedScreen(screen, viewModels: []).render(id: id, in: context), context)
   }
 
   @Test func idsComeFromStructureAndAConditionShiftsNoOtherId() throws {
@@ -209,7 +209,7 @@ final class NoteFlow: FlowController {
     #expect(try page.has("li.done"))
     await page.settle()
     #expect(page.session.renders == renders + 1, "one change, one render")
-    // Each gesture is an argument, numbered as the page numbered it.
+    // Each action is handled inside its gesture, numbered as the page numbered it.
     #expect(screen.handled.compactMap(\.1?.id).count == 3)
     #expect(Set(screen.handled.compactMap(\.1?.id)).count == 3)
   }
@@ -445,26 +445,27 @@ final class MenuFlow: FlowController {
   }
 }
 
-/// A markup screen around a list: the list keeps its selection, and the screen hands it the
-/// keys and the restoration key.
+/// A markup screen around a list: the list keeps its selection, and the session finds it while
+/// rendering to hand it the keys and carry its selection.
 @MainActor
 final class MenuScreen: WebScreen {
-  let rows: ListView<MenuModel.Row>
+  enum Action { case choose(Int) }
+  let model: MenuModel
+  init(_ model: MenuModel) { self.model = model }
 
-  init(_ model: MenuModel) {
-    rows = ListView(rows: model.$rows, onChoose: { model.chosen.append(model.rows[$0].id) }) {
-      row in
-      span(.class("title")) { row.title }
-      span(.class("detail")) { row.detail }
+  var body: Markup<Action> {
+    vstack {
+      p(.class("dim")) { "Choose one" }
+      list(model.rows, onChoose: { .choose($0) }) { row in
+        span(.class("title")) { row.title }
+        span(.class("detail")) { row.detail }
+      }
     }
   }
 
-  var embeddedViews: [any WebView] { [rows] }
-
-  var body: Markup<Never> {
-    vstack {
-      p(.class("dim")) { "Choose one" }
-      rows
+  func handle(_ action: Action) {
+    switch action {
+    case .choose(let index): model.chosen.append(model.rows[index].id)
     }
   }
 }
@@ -492,17 +493,28 @@ final class MenuScreen: WebScreen {
     #expect(flow.model.chosen == [20, 30])
   }
 
-  @Test func aMarkupScreenKeepsItsListsSelectionForAResume() {
+  @Test func aMarkupScreenKeepsItsListsSelectionForAResume() throws {
     let model = MenuModel()
-    let screen = MenuScreen(model)
-    #expect(screen.handle(key: .arrowDown))
-    #expect(screen.restorationKey == "0:20")
-    let rebuilt = MenuScreen(model)
-    rebuilt.restore("0:30")
-    #expect(rebuilt.rows.selection.value == 2)
-    rebuilt.restore("1:10")  // no second view: nothing happens
-    rebuilt.restore("junk")
-    #expect(rebuilt.rows.selection.value == 2)
+    let store = MarkupStore()
+    let mounted = MountedScreen(MenuScreen(model), viewModels: [model])
+    _ = mounted.render(id: "s1", in: WebRenderContext(store: store))
+    #expect(mounted.handle(key: .arrowDown))
+    let key = try #require(mounted.restorationKey)
+    #expect(key.contains("20"), "\(key)")
+    // A screen built afresh, on another server, selects the same row when it is drawn.
+    let rebuilt = MountedScreen(MenuScreen(model), viewModels: [model])
+    rebuilt.restore(key)
+    let tree = rebuilt.render(id: "s1", in: WebRenderContext(store: MarkupStore()))
+    let selected = try tree.select("[aria-selected=true] .title").first
+    #expect(selected.map { HTMLNode.element($0).visibleText } == "Bread")
+    // A key this server cannot read restores nothing.
+    let other = MountedScreen(MenuScreen(model), viewModels: [model])
+    other.restore("0:30")
+    let fresh = other.render(id: "s1", in: WebRenderContext(store: MarkupStore()))
+    #expect(
+      try fresh.select("[aria-selected=true] .title").first.map {
+        HTMLNode.element($0).visibleText
+      } == "Soup")
     // Keys the list does not take are not the screen's either.
     #expect(!rebuilt.handle(key: .escape))
   }

@@ -3,7 +3,7 @@ import Testing
 import Tether
 import TetherFlow
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 /// A page carries Tether's script and style sheets in its HTML: a browser that has never seen
 /// the app opens its socket after one request.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 /// The socket core against the case groups of the Autobahn|Testsuite (its fuzzing client's
 /// groups 1–7, 9 and 10; 12 and 13 are compression, which this server never negotiates, so a

@@ -3,7 +3,7 @@ import Tether
 import TetherFlow
 import TetherTesting
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 /// A counter whose Save writes to a slow store: the view is settled only once the write is.
 @MainActor
@@ -86,7 +86,7 @@ final class SavingCounterView: WebView {
     stack.setRoot(Screen(0, title: "Counter", onAppear: appear))
     return WebSession(
       id: id, stack: stack, appTitle: "App", resumeSigner: signer, open: { _ in },
-      makeView: { _ in SavingCounterView(counter) })
+      makeWebView: { _ in SavingCounterView(counter) })
   }
 
   @Test func aSettledGestureIsAcknowledgedInItsOwnReply() async {

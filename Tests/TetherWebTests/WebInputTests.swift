@@ -2,7 +2,7 @@ import Testing
 import Tether
 import TetherFlow
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 /// A one-screen form: a title field that trims and clears on submit, and a checkbox.
 @MainActor
@@ -56,7 +56,7 @@ final class NoteFormView: WebView {
     stack.setRoot(Screen(form, title: "Notes"))
     let session = WebSession(
       id: "s", stack: stack, appTitle: "Notes", open: { _ in },
-      makeView: { screen in NoteFormView(form: screen.destination) })
+      makeWebView: { screen in NoteFormView(form: screen.destination) })
     return (stack, session)
   }
 

@@ -3,7 +3,7 @@ import Testing
 import Tether
 import TetherFlow
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 /// A one-screen app of fruit rows: each move of the selection is a new resume state.
 @MainActor

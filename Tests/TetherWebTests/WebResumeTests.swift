@@ -3,7 +3,7 @@ import Testing
 import Tether
 import TetherFlow
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 private func hex(_ bytes: [UInt8]) -> String {
   bytes.map { String(format: "%02x", $0) }.joined()

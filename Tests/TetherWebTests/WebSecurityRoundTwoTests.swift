@@ -6,7 +6,7 @@ import TetherFlow
 import TetherTesting
 import TetherWebTesting
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 /// An edit-in-place list in miniature: one edit field that moves from row to row (its element
 /// id changes with the row), as TodoMVC's does, and a checkbox.
@@ -41,7 +41,7 @@ private func movingFieldSession() -> (MovingFieldView, WebSession) {
   stack.setRoot(Screen(0, title: "Rows"))
   let view = MovingFieldView()
   let session = WebSession(
-    id: "s", stack: stack, appTitle: "Rows", open: { _ in }, makeView: { _ in view })
+    id: "s", stack: stack, appTitle: "Rows", open: { _ in }, makeWebView: { _ in view })
   _ = session.document(script: "/t.js", style: "/t.css")
   session.attach { _ in }
   return (view, session)

@@ -1,7 +1,7 @@
 import Testing
 import Tether
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 @Suite struct WebHostAllowlistTests {
   @Test func aLoopbackServerAnswersToLoopbackNamesOnAnyPort() {

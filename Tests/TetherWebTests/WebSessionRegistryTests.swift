@@ -4,7 +4,7 @@ import Tether
 import TetherFlow
 import TetherTesting
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 /// A one-screen app whose screen loads on appearing, held by a gate the test opens.
 @MainActor

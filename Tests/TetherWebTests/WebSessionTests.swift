@@ -3,7 +3,7 @@ import Tether
 import TetherFlow
 import TetherTesting
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 /// A two-screen app: a list of fruit; choosing one pushes its page; "Cherry" is not available.
 @MainActor
@@ -63,7 +63,7 @@ final class FruitApp {
     return WebSession(
       id: id, stack: stack, appTitle: "Fruit app", resumeSigner: signer,
       open: { [weak self] path in self?.open(path) },
-      makeView: { screen in
+      makeWebView: { screen in
         switch screen.destination {
         case .list:
           ListView(

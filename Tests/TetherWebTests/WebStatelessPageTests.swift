@@ -3,7 +3,7 @@ import Testing
 import Tether
 import TetherFlow
 
-@testable import TetherWeb
+@_spi(HandBuilt) @testable import TetherWeb
 
 /// A stateless page (``WebSessionRegistry/FirstRender/stateless``): its session is closed
 /// once the page is drawn, and the page's socket rebuilds it from the token the page carries.

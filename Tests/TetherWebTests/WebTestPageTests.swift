@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Tether
 import TetherFlow
-import TetherWeb
+@_spi(HandBuilt) import TetherWeb
 
 @testable import TetherWebTesting
 
@@ -58,7 +58,7 @@ final class ShelfScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     switch action {
     case .search: model.searches.append(model.query.value)
     case .show(let tab): model.tab = tab
@@ -275,5 +275,58 @@ struct PageMirrorTests {
     app.children[0] = Self.element("h1", "t", [], [.text("changed")])
     let lost = HTMLNode.element(app)
     #expect(PageMirror.difference(page: page.tree, kept: lost)?.contains("#t") == true)
+  }
+}
+
+/// A note list whose Add carries its gesture to the view model: the only action that wants it.
+@MainActor
+final class NotesModel {
+  let draft = MutableProperty("")
+  @Output var added: [String?] = []
+}
+
+@MainActor
+final class NotesScreen: WebScreen {
+  enum Action { case add(gesture: WebGesture?), clear }
+  let model: NotesModel
+  init(_ model: NotesModel) { self.model = model }
+
+  var body: Markup<Action> {
+    vstack {
+      textField(model.draft, label: "Note").onSubmit { .add(gesture: $0) }
+      button("Clear").onClick(.clear)
+    }
+  }
+
+  func handle(_ action: Action) {
+    switch action {
+    case .add(let gesture): model.added.append(gesture?.id)
+    case .clear: model.added.removeAll()
+    }
+  }
+}
+
+@MainActor
+final class NotesFlow: FlowController {
+  let model = NotesModel()
+  func start(on navigator: any Navigator<NotesModel>) -> Screen<NotesModel> {
+    Screen(model, title: "Notes", owner: self)
+  }
+}
+
+@MainActor
+struct GestureActionTests {
+  @Test func anActionMadeOfItsGestureCarriesTheGesturesID() async throws {
+    let flow = NotesFlow()
+    let app = WebApp(title: "Notes", rootFlow: { flow }) { NotesScreen($0.destination) }
+    let page = try await WebTestPage(app: app)
+    defer { page.close() }
+    try await page.type("one", into: "input")
+    try await page.submit("input")
+    try await page.type("two", into: "input")
+    try await page.submit("input")
+    let ids = flow.model.added
+    #expect(ids.count == 2 && Set(ids).count == 2, "\(ids)")
+    #expect(ids.allSatisfy { $0?.hasPrefix(page.session.id + "-") == true }, "\(ids)")
   }
 }

@@ -6,25 +6,32 @@ import TetherWeb
 /// The Articles: headline and date per row.
 @MainActor
 final class ArticleListScreen: WebScreen {
-  private let status: LoadStatus
-  private let rows: ListView<ArticleListViewModel.Row>
+  enum Action { case choose(Int), retry }
 
-  init(_ list: ArticleListViewModel) {
-    status = LoadStatus(
-      isLoading: list.isLoading, errorMessage: list.errorMessage,
-      loadingMessage: "Loading articles…", retry: asyncAction { await list.reloadRequested() })
-    rows = ListView(rows: list.$rows, onChoose: { list.userSelected(row: $0) }) { row in
-      span(.class("title")) { row.title }
-      span(.class("detail")) { row.date }
+  private let articles: ArticleListViewModel
+  private let reload: () -> Void
+
+  init(_ articles: ArticleListViewModel) {
+    self.articles = articles
+    reload = asyncAction { await articles.reloadRequested() }
+  }
+
+  var body: Markup<Action> {
+    vstack {
+      loadStatus(
+        isLoading: articles.isLoading.value, errorMessage: articles.errorMessage.value,
+        loadingMessage: "Loading articles…", retry: .retry)
+      list(articles.rows, onChoose: { .choose($0) }) { row in
+        span(.class("title")) { row.title }
+        span(.class("detail")) { row.date }
+      }
     }
   }
 
-  var embeddedViews: [any WebView] { [rows] }
-
-  var body: Markup<Never> {
-    vstack {
-      status
-      rows
+  func handle(_ action: Action) {
+    switch action {
+    case .choose(let row): articles.userSelected(row: row)
+    case .retry: reload()
     }
   }
 }

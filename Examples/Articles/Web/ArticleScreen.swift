@@ -1,5 +1,6 @@
 import Articles
 import Foundation
+import Tether
 import TetherWeb
 
 /// One article: headline, date, the thumbnail once it arrives (pushed to the page as a PNG),
@@ -7,22 +8,23 @@ import TetherWeb
 @MainActor
 final class ArticleScreen: WebScreen {
   private let article: any ArticleViewViewModel
-  private let thumbnail: Image
+  /// The thumbnail as an inline PNG address, encoded once when it arrives (not per render).
+  private let thumbnailURL: Property<String?>
 
   init(_ article: any ArticleViewViewModel) {
     self.article = article
-    thumbnail = Image(
-      source: article.thumbnail.map { thumbnail in
-        thumbnail.map { "data:image/png;base64," + Data($0.png()).base64EncodedString() }
-      },
-      description: "Thumbnail of \(article.title)", status: article.thumbnailStatus)
+    thumbnailURL = article.thumbnail.map { thumbnail in
+      thumbnail.map { "data:image/png;base64," + Data($0.png()).base64EncodedString() }
+    }
   }
 
   var body: Markup<Never> {
     vstack {
       h2 { article.title }
       p(.class("dim")) { article.date }
-      thumbnail
+      image(
+        source: thumbnailURL.value, description: "Thumbnail of \(article.title)",
+        status: article.thumbnailStatus.value)
       p { article.body }
     }
   }

@@ -24,7 +24,7 @@ final class CourseDetailScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     switch action {
     case .remove: detail.removeRequested()
     case .more: detail.moreRequested()

@@ -6,25 +6,32 @@ import TetherWeb
 /// The Courses: the name, then the lesson count (and ⓘ).
 @MainActor
 final class CourseListScreen: WebScreen {
-  private let status: LoadStatus
-  private let rows: ListView<CourseCellViewModel>
+  enum Action { case choose(Int), retry }
 
-  init(_ list: CourseListViewModel) {
-    status = LoadStatus(
-      isLoading: list.isLoading, errorMessage: list.errorMessage,
-      loadingMessage: "Loading courses…", retry: asyncAction { await list.reloadRequested() })
-    rows = ListView(rows: list.$rows, onChoose: { list.userSelected(row: $0) }) { row in
-      span(.class("title")) { row.titleText }
-      span(.class("detail")) { row.detailText + row.accessory.textMark }
+  private let courses: CourseListViewModel
+  private let reload: () -> Void
+
+  init(_ courses: CourseListViewModel) {
+    self.courses = courses
+    reload = asyncAction { await courses.reloadRequested() }
+  }
+
+  var body: Markup<Action> {
+    vstack {
+      loadStatus(
+        isLoading: courses.isLoading.value, errorMessage: courses.errorMessage.value,
+        loadingMessage: "Loading courses…", retry: .retry)
+      list(courses.rows, onChoose: { .choose($0) }) { row in
+        span(.class("title")) { row.titleText }
+        span(.class("detail")) { row.detailText + row.accessory.textMark }
+      }
     }
   }
 
-  var embeddedViews: [any WebView] { [rows] }
-
-  var body: Markup<Never> {
-    vstack {
-      status
-      rows
+  func handle(_ action: Action) {
+    switch action {
+    case .choose(let row): courses.userSelected(row: row)
+    case .retry: reload()
     }
   }
 }

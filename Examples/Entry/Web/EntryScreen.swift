@@ -9,26 +9,24 @@ final class EntryScreen: WebScreen {
 
   private let entry: EntryViewModel
   private let fetch: () -> Void
-  private let status: LoadStatus
 
   init(_ entry: EntryViewModel) {
     self.entry = entry
     fetch = asyncAction { await entry.fetchRequested() }
-    status = LoadStatus(
-      isLoading: entry.isFetching, errorMessage: entry.errorMessage,
-      loadingMessage: "Fetching a user…", retry: fetch)
   }
 
   var body: Markup<Action> {
     vstack {
       h2 { entry.userText.value }
-      status
+      loadStatus(
+        isLoading: entry.isFetching.value, errorMessage: entry.errorMessage.value,
+        loadingMessage: "Fetching a user…", retry: .fetch)
       button("Fetch user").onClick(.fetch)
       button("Select user", .disabled(!entry.canSelect.value)).onClick(.select)
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     switch action {
     case .fetch: fetch()
     case .select: entry.selectRequested()

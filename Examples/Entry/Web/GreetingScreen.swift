@@ -19,7 +19,7 @@ final class GreetingScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     switch action {
     case .changeSalutation: greeting.changeSalutationRequested()
     }
@@ -46,7 +46,7 @@ final class SalutationPickerScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     switch action {
     case .choose(let index): picker.choose(at: index)
     }

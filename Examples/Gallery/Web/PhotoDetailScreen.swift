@@ -6,12 +6,9 @@ import TetherWeb
 @MainActor
 final class PhotoDetailScreen: WebScreen {
   private let detail: PhotoDetailViewModel
-  /// The picture: `Image` shows only addresses the page may load.
-  private let picture: Image
 
   init(_ detail: PhotoDetailViewModel) {
     self.detail = detail
-    picture = Image(source: Property(value: detail.imageURL), description: detail.titleText)
   }
 
   var body: Markup<Never> {
@@ -19,7 +16,8 @@ final class PhotoDetailScreen: WebScreen {
       h2 { detail.titleText }
       p { detail.photographerText }
       p(.class("dim")) { detail.availabilityLine }
-      picture
+      // Only an address the page may load is shown as an image.
+      image(source: detail.imageURL, description: detail.titleText)
       p { detail.cameraText }
       p(.class("dim")) { detail.detailsLine }
       p { detail.descriptionText }

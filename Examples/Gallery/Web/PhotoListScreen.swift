@@ -7,39 +7,44 @@ import TetherWeb
 /// selection nears the end.
 @MainActor
 final class PhotoListScreen: WebScreen {
-  private let list: PhotoListViewModel
-  private let status: LoadStatus
-  private let rows: ListView<PhotoListCellViewModel>
+  enum Action { case reached(Int), choose(Int), retry }
 
-  init(_ list: PhotoListViewModel) {
-    self.list = list
-    status = LoadStatus(
-      isLoading: list.$isLoading, errorMessage: list.$errorMessage,
-      loadingMessage: "Loading popular photos…",
-      retry: asyncAction { await list.reloadRequested() })
-    rows = ListView(
-      rows: list.$rows,
-      onSelectionChange: { row in Task { await list.userReached(row: row) } },
-      onChoose: { list.userSelected(row: $0) }
-    ) { row in
-      span(.class("title")) { row.titleText }
-      span(.class("detail")) { row.subtitleText }
+  private let photos: PhotoListViewModel
+  private let reload: () -> Void
+  /// Pages as the selection nears the end; a move that comes while a page loads replaces the
+  /// wait for it.
+  private let reach: Command<Int, Void, Never>
+
+  init(_ photos: PhotoListViewModel) {
+    self.photos = photos
+    reload = asyncAction { await photos.reloadRequested() }
+    reach = Command(reentry: .replace) { row in await photos.userReached(row: row) }
+  }
+
+  var body: Markup<Action> {
+    vstack {
+      textField(
+        photos.searchText, type: .search, placeholder: "Search titles",
+        label: "Search photo titles", .class("search"))
+      loadStatus(
+        isLoading: photos.isLoading, errorMessage: photos.errorMessage,
+        loadingMessage: "Loading popular photos…", retry: .retry)
+      if let message = photos.emptyStateMessage {
+        p(.class("dim")) { message }
+      }
+      list(photos.rows, onSelect: { .reached($0) }, onChoose: { .choose($0) }) { row in
+        span(.class("title")) { row.titleText }
+        span(.class("detail")) { row.subtitleText }
+      }
+      p(.class("dim")) { photos.statusText }
     }
   }
 
-  var embeddedViews: [any WebView] { [rows] }
-
-  var body: Markup<Never> {
-    vstack {
-      textField(
-        list.searchText, type: .search, placeholder: "Search titles",
-        label: "Search photo titles", .class("search"))
-      status
-      if let message = list.emptyStateMessage {
-        p(.class("dim")) { message }
-      }
-      rows
-      p(.class("dim")) { list.statusText }
+  func handle(_ action: Action) {
+    switch action {
+    case .reached(let row): reach.start(row)
+    case .choose(let row): photos.userSelected(row: row)
+    case .retry: reload()
     }
   }
 }

@@ -8,19 +8,17 @@ import TetherWeb
 final class ProfileScreen: WebScreen {
   enum Action {
     case choose(ProfileScreenViewModel.Style)
-    case next
+    case next, retry
   }
 
   private let screen: ProfileScreenViewModel
   private let next: () -> Void
-  private let status: LoadStatus
+  private let reload: () -> Void
 
   init(_ screen: ProfileScreenViewModel) {
     self.screen = screen
     next = asyncAction { await screen.nextProfileRequested() }
-    status = LoadStatus(
-      isLoading: screen.isLoading, errorMessage: screen.errorMessage,
-      loadingMessage: "Loading profile…", retry: asyncAction { await screen.reloadRequested() })
+    reload = asyncAction { await screen.reloadRequested() }
   }
 
   var body: Markup<Action> {
@@ -32,7 +30,9 @@ final class ProfileScreen: WebScreen {
       }
       p(.class("dim")) { "Every binding style renders the same header." }
       button("Next profile").onClick(.next)
-      status
+      loadStatus(
+        isLoading: screen.isLoading.value, errorMessage: screen.errorMessage.value,
+        loadingMessage: "Loading profile…", retry: .retry)
       let display = screen.display.value
       h2 { display.map { "@\($0.nickname)" } ?? "" }
       p { display?.bio ?? "" }
@@ -45,10 +45,11 @@ final class ProfileScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     switch action {
     case .choose(let style): screen.userSelected(style: style)
     case .next: next()
+    case .retry: reload()
     }
   }
 }

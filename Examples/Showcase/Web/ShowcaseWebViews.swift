@@ -10,7 +10,7 @@ public enum ShowcaseWebViews {
   ///
   /// - Parameter screen: The screen a flow pushed.
   /// - Returns: Its view.
-  public static func makeView(for screen: ShowcaseScreen) -> any WebView {
+  public static func makeView(for screen: ShowcaseScreen) -> any WebScreen {
     switch screen.destination {
     case .home(let home): HomeScreen(home)
     case .photoList(let list): PhotoListScreen(list)

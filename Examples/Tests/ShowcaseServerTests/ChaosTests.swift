@@ -90,7 +90,8 @@ func eventually(_ condition: () -> Bool) async -> Bool {
         _ = await flow.openPresentingFailure(ScreenPath(parsing: app.path), on: stack)
         let session = WebSession(
           id: "chaos", stack: stack, appTitle: "Tether showcase",
-          open: { _ in }, makeView: ShowcaseWebViews.makeView(for:))
+          open: { _ in }, trackedObject: { $0.destination.viewModel },
+          makeView: ShowcaseWebViews.makeView(for:))
         var page: String { session.document(script: "/tether.js", style: "/tether.css") }
         await session.waitForAppearance()
         if app.fetchKey != nil, let fetch = buttonID(labelled: "Fetch user", in: page) {

@@ -17,8 +17,15 @@ private final class KeysFlow: FlowController {
 }
 
 @MainActor
+private final class KeysScreen: WebScreen {
+  let title: String
+  init(_ title: String) { self.title = title }
+  var body: Markup<Never> { p { title } }
+}
+
+@MainActor
 private func keysApp() -> WebApp {
-  WebApp(title: "Keys", rootFlow: { KeysFlow() }) { screen in Label(screen.destination) }
+  WebApp(title: "Keys", rootFlow: { KeysFlow() }) { screen in KeysScreen(screen.destination) }
 }
 
 /// A loopback socket used by one test at a time, from one thread at a time.

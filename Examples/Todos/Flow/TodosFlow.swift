@@ -22,12 +22,20 @@ public final class TodosFlow: FlowController {
     self.list = list
   }
 
+  /// The path of the list showing `filter`: a link's address.
+  ///
+  /// - Parameter filter: The filter.
+  /// - Returns: `/todos`, `/todos/active` or `/todos/completed`.
+  public static func path(showing filter: TodoListViewModel.Filter) -> ScreenPath {
+    ScreenPath(["todos"] + filter.pathTail)
+  }
+
   /// Builds the list screen; it loads the list when it first appears.
   public func start(on navigator: ShowcaseNavigator) -> ShowcaseScreen {
     let todos = TodoListViewModel(store: store, listID: list)
     screen = todos
     return Screen(
-      .todos(todos), title: todos.title, path: ["todos"], owner: self,
+      .todos(todos), title: todos.title, path: Self.path(showing: .all).components, owner: self,
       pathTail: todos.pathTail, onAppear: { await todos.viewDidLoad() })
   }
 

@@ -459,3 +459,29 @@ public final class TodoListViewModel {
     }
   }
 }
+
+/// A gesture's effect is kept once every change it made is written: a page forgets the gesture
+/// only then, and sends it again to the next server if this one dies first.
+extension TodoListViewModel: SettlingViewModel {
+  /// Whether every change is written (``isSaved``).
+  public var isSettled: Bool { isSaved }
+
+  /// Returns once every change is written (``saved()``).
+  public func settled() async { await saved() }
+}
+
+/// The item being edited travels with the page, so a page whose server dies during an edit
+/// goes on with it on the next server: the Enter it sends again then finds the edit field.
+extension TodoListViewModel: RestorableViewModel {
+  /// The item being edited.
+  public struct Restoration: Codable, Sendable, Equatable {
+    /// The item's id.
+    public var editing: String
+  }
+
+  /// The item being edited, if any.
+  public var restoration: Restoration? { editingID.map { Restoration(editing: $0) } }
+
+  /// Goes on editing the item (``resumeEditing(id:)``).
+  public func restore(_ restoration: Restoration) { resumeEditing(id: restoration.editing) }
+}

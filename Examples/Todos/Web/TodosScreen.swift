@@ -1,3 +1,4 @@
+import ShowcaseFlows
 import Tether
 import TetherFlow
 import TetherWeb
@@ -11,7 +12,10 @@ import Todos
 @MainActor
 final class TodosScreen: WebScreen {
   enum Action {
-    case add, commitEdit, cancelEdit, clearCompleted
+    /// Enter in the new-todo field, with its gesture: its id names the new item, so a page
+    /// that sends Enter again (its server died before acknowledging it) adds nothing twice.
+    case add(WebGesture?)
+    case commitEdit, cancelEdit, clearCompleted
     case edit(id: String)
     case destroy(id: String)
     case setCompleted(id: String, Bool)
@@ -39,7 +43,7 @@ final class TodosScreen: WebScreen {
           todos.newTitle, placeholder: "What needs to be done?", label: "New todo",
           .class("new-todo")
         )
-        .onSubmit(.add)
+        .onSubmit { .add($0) }
         .focused(todos.focus == .newTodo)
       }
       section(.class("main"), .hidden(todos.isEmpty)) {
@@ -63,9 +67,11 @@ final class TodosScreen: WebScreen {
           ForEach(TodoListViewModel.Filter.allCases, id: \.self) { filter in
             li {
               a(
-                .href("/" + (["todos"] + filter.pathTail).joined(separator: "/")),
+                .href(TodosFlow.path(showing: filter)),
                 .class("selected", when: filter == todos.filter)
-              ) { filter.title }
+              ) {
+                filter.title
+              }
               .onClick(.show(filter))
             }
           }
@@ -93,11 +99,9 @@ final class TodosScreen: WebScreen {
     }
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) {
+  func handle(_ action: Action) {
     switch action {
-    // The gesture's id names the new item: a page that sends Enter again (its server died
-    // before acknowledging it) adds nothing twice.
-    case .add: todos.addRequested(id: gesture?.id)
+    case .add(let gesture): todos.addRequested(id: gesture?.id)
     case .commitEdit: todos.commitEdit()
     case .cancelEdit: todos.cancelEdit()
     case .clearCompleted: todos.clearCompleted()
@@ -108,21 +112,4 @@ final class TodosScreen: WebScreen {
     case .show(let filter): todos.show(filter)
     }
   }
-
-  /// The item being edited, so that a page whose server dies during an edit goes on with it on
-  /// the next server: the Enter it sends again then finds the edit field there.
-  var restorationKey: String? { todos.editingID.map { Self.editing + $0 } }
-
-  func restore(_ key: String) {
-    guard key.hasPrefix(Self.editing) else { return }
-    todos.resumeEditing(id: String(key.dropFirst(Self.editing.count)))
-  }
-
-  private static let editing = "edit:"
-
-  /// Settled once every change is written: the page keeps a gesture (and sends it again after
-  /// a reconnect) until then.
-  var isSettled: Bool { todos.isSaved }
-
-  func settled() async { await todos.saved() }
 }

@@ -21,6 +21,7 @@ public enum HTMLNode: Equatable, Sendable {
     public var children: [HTMLNode]
 
     /// Creates an element.
+    @_spi(HandBuilt)
     public init(
       _ tag: String, id: String, attributes: [(name: String, value: String)] = [],
       children: [HTMLNode] = []
@@ -46,6 +47,7 @@ public enum HTMLNode: Equatable, Sendable {
   }
 
   /// An element node.
+  @_spi(HandBuilt)
   public static func element(
     _ tag: String, id: String, _ attributes: [(name: String, value: String)] = [],
     _ children: [HTMLNode] = []

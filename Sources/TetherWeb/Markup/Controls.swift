@@ -321,6 +321,31 @@ final class MarkupStore {
     return state
   }
 
+  /// The state of the control `id` (a list's selection), kept while the control stands, or a
+  /// new one from `make`.
+  func control<State: AnyObject>(_ id: String, make: () -> State) -> State {
+    if let state = fields[id]?.state as? State {
+      fields[id]?.generation = generation
+      return state
+    }
+    let state = make()
+    fields[id] = (state, generation)
+    return state
+  }
+
+  /// Selections a resumed session brings back, by their list's id, until the list is drawn.
+  private var pendingSelections: [String: String] = [:]
+
+  /// Keeps `key` for the list `id`, to give it when the list is next drawn.
+  func restoreSelection(_ id: String, _ key: String) {
+    pendingSelections[id] = key
+  }
+
+  /// The selection kept for the list `id`, once.
+  func takeSelection(_ id: String) -> String? {
+    pendingSelections.removeValue(forKey: id)
+  }
+
   /// Content of ``Cached(_:content:)`` as last rendered, by name: its key, its nodes, what
   /// it registered, and the render that last used it.
   private var cache: [String: (key: AnyHashable, kept: Kept, generation: Int)] = [:]

@@ -37,6 +37,12 @@ public struct Markup<Action> {
     case keyed([(key: String, nodes: [Node])])
     /// A ``WebView`` placed in markup: it renders itself under the id it is given.
     case view(any WebView)
+    /// A control with state of its own, kept by the page from render to render under its
+    /// name (a list's selection): it renders itself under that name, sending its actions
+    /// through the dispatch it is given.
+    case control(
+      (_ name: String, _ context: WebRenderContext, _ dispatch: @escaping (Action) -> Void) ->
+        HTMLNode)
     /// Content built and rendered again only when its key changes (``Cached(_:content:)``).
     case cached(AnyHashable, () -> Markup<Action>)
     /// Content that observes its own reads and is rendered again alone (``Component(_:)``).
@@ -75,9 +81,24 @@ struct MarkupElement<Action> {
   var tag: String
   var attributes: [Attribute]
   var children: [Markup<Action>.Node]
-  var events: [(kind: MarkupEvent, action: Action)] = []
+  var events: [(kind: MarkupEvent, action: MarkupAction<Action>)] = []
   var field: MarkupField<Action>?
   var isFocused = false
+}
+
+/// The action a gesture sends: one given in the markup, or one made from the gesture itself
+/// (its id, for an input that creates something).
+enum MarkupAction<Action> {
+  case value(Action)
+  case made((WebGesture?) -> Action)
+
+  /// The action for the gesture being handled.
+  func callAsFunction() -> Action {
+    switch self {
+    case .value(let action): action
+    case .made(let make): make(WebGesture.current)
+    }
+  }
 }
 
 /// A gesture an element answers with an action.
@@ -165,6 +186,13 @@ public struct Attribute: Equatable, Sendable {
     Attribute("href", url, trusted: true)
   }
 
+  /// A link to a screen of the app: the path a flow's route gives (TetherFlow's
+  /// `ScreenPath`), such as `TodosFlow.path(showing: .active)`, never one pieced together in a
+  /// view. Opened in a new tab, or after a reload, it is the same screen.
+  public static func href(_ path: ScreenPath) -> Attribute {
+    Attribute("href", path.description, trusted: true)
+  }
+
   /// An image's address. Besides what ``href(_:)`` allows, an inline raster image
   /// (`data:image/png;…`, `jpeg`, `gif`, `webp`) is written; any other scheme is left out.
   public static func src(_ url: String) -> Attribute { Attribute("src", url) }
@@ -212,32 +240,49 @@ public struct Attribute: Equatable, Sendable {
 extension Markup {
   /// Sends `action` when the element is clicked (or activated with the keyboard).
   public func onClick(_ action: Action) -> Markup {
-    on(.click, action)
+    on(.click, .value(action))
+  }
+
+  /// Sends the action `make` makes of the click's gesture: its ``WebGesture/id`` is the same
+  /// each time the page sends the click again after a reconnect, so an input that creates
+  /// something, given it, creates nothing twice. `nil` for a page that does not number its
+  /// gestures.
+  public func onClick(_ make: @escaping (WebGesture?) -> Action) -> Markup {
+    on(.click, .made(make))
   }
 
   /// Sends `action` when the element is double-clicked.
   public func onDoubleClick(_ action: Action) -> Markup {
-    on(.doubleClick, action)
+    on(.doubleClick, .value(action))
   }
 
   /// Sends `action` when Enter is pressed in the field.
   public func onSubmit(_ action: Action) -> Markup {
-    on(.submit, action)
+    on(.submit, .value(action))
+  }
+
+  /// Sends the action `make` makes of Enter's gesture (see ``onClick(_:)-(WebGesture?)->Action``):
+  ///
+  /// ```swift
+  /// textField(model.newTitle, label: "New todo").onSubmit { .add(gesture: $0) }
+  /// ```
+  public func onSubmit(_ make: @escaping (WebGesture?) -> Action) -> Markup {
+    on(.submit, .made(make))
   }
 
   /// Sends `action` when Escape is pressed in the field.
   public func onCancel(_ action: Action) -> Markup {
-    on(.cancel, action)
+    on(.cancel, .value(action))
   }
 
   /// Sends `action` when the field takes focus.
   public func onFocus(_ action: Action) -> Markup {
-    on(.focus, action)
+    on(.focus, .value(action))
   }
 
   /// Sends `action` when the field loses focus.
   public func onBlur(_ action: Action) -> Markup {
-    on(.blur, action)
+    on(.blur, .value(action))
   }
 
   /// Sends the action `change` makes of each tick of a checkbox showing a flag the view model
@@ -257,7 +302,7 @@ extension Markup {
     mapElements { $0.isFocused = isFocused }
   }
 
-  private func on(_ kind: MarkupEvent, _ action: Action) -> Markup {
+  private func on(_ kind: MarkupEvent, _ action: MarkupAction<Action>) -> Markup {
     mapElements { element in
       element.events.removeAll { $0.kind == kind }
       element.events.append((kind, action))

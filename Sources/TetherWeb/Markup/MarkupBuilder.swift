@@ -21,7 +21,7 @@ public enum MarkupBuilder<Action> {
   }
 
   /// A ``WebView`` placed in markup, rendered under the id of its place.
-  public static func buildExpression(_ view: any WebView) -> Markup<Action> {
+  static func buildExpression(_ view: any WebView) -> Markup<Action> {
     Markup(nodes: [.view(view)], isSingleExpression: true)
   }
 

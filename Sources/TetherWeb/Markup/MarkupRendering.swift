@@ -2,7 +2,7 @@ import Tether
 import TetherFlow
 
 /// A web view written as markup: its ``body`` says what the page shows, its ``Action``s what
-/// the gestures mean, and ``handle(_:gesture:)`` sends each to the view model.
+/// the gestures mean, and ``handle(_:)`` sends each to the view model.
 ///
 /// ```swift
 /// final class CounterScreen: WebScreen {
@@ -17,7 +17,7 @@ import TetherFlow
 ///     }
 ///   }
 ///
-///   func handle(_ action: Action, gesture: WebGesture?) {
+///   func handle(_ action: Action) {
 ///     switch action {
 ///     case .increment: model.increment()
 ///     }
@@ -26,9 +26,13 @@ import TetherFlow
 /// ```
 ///
 /// The body is rendered inside `observe { }`: every property it reads re-renders the page when
-/// it changes. Ids, handlers, and the edit numbers of fields are the library's.
+/// it changes. Ids, handlers, and the edit numbers of fields are the library's, and so is what
+/// the page keeps across servers: a ``list(_:label:_:onSelect:onChoose:row:)``'s selection is
+/// found while rendering and carried in the page's resume token, and the screen's view model
+/// says what else to carry and when its writes are done (TetherFlow's `RestorableViewModel`
+/// and `SettlingViewModel`) — a screen declares none of it.
 @MainActor
-public protocol WebScreen: WebView, AnyObject {
+public protocol WebScreen: AnyObject {
   /// What the screen's gestures send.
   associatedtype Action
 
@@ -37,57 +41,18 @@ public protocol WebScreen: WebView, AnyObject {
 
   /// Sends one action to the view model.
   ///
-  /// - Parameters:
-  ///   - action: What the gesture meant.
-  ///   - gesture: The page's gesture, the same each time the page sends it again after a
-  ///     reconnect: pass its id to an input that creates something, so a retry creates nothing
-  ///     twice. `nil` for a page that does not number its gestures.
-  func handle(_ action: Action, gesture: WebGesture?)
-
-  /// The views the body places that keep state of their own — a ``ListView``'s selection —
-  /// and answer keys: the screen offers each key to them in turn, keeps the first one's
-  /// restoration key (and gives it back to the same view), and is settled when they all are.
-  /// Return the same instances the body places. Empty by default.
-  var embeddedViews: [any WebView] { get }
+  /// An action that needs the page's gesture — an input that creates something takes its id,
+  /// so a gesture the page sends again after a reconnect creates nothing twice — carries it:
+  /// the markup makes it with ``Markup/onSubmit(_:)-(WebGesture?)->Action`` or
+  /// ``Markup/onClick(_:)-(WebGesture?)->Action``.
+  ///
+  /// - Parameter action: What the gesture meant.
+  func handle(_ action: Action)
 }
 
 extension WebScreen where Action == Never {
   /// A screen whose markup sends no action has none to handle.
-  public func handle(_ action: Never, gesture: WebGesture?) {}
-}
-
-extension WebScreen {
-  /// None.
-  public var embeddedViews: [any WebView] { [] }
-
-  /// Offers the key to each of ``embeddedViews`` in turn.
-  public func handle(key: WebKey) -> Bool {
-    embeddedViews.contains { $0.handle(key: key) }
-  }
-
-  /// The first of ``embeddedViews``' keys that has one, as `<index>:<key>` (as a ``VStack``
-  /// writes it, so a token written for the same views in a stack restores either).
-  public var restorationKey: String? { embeddedViews.restorationKey }
-
-  /// Gives `key` back to the embedded view at its index; a key naming no view changes nothing.
-  public func restore(_ key: String) {
-    embeddedViews.restore(key)
-  }
-
-  /// Whether every embedded view is settled.
-  public var isSettled: Bool { embeddedViews.allSatisfy(\.isSettled) }
-
-  /// Returns once every embedded view is settled.
-  public func settled() async {
-    for view in embeddedViews { await view.settled() }
-  }
-
-  /// The body, as the element `id`.
-  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
-    body.render(id: id, in: context) { [weak self] action in
-      self?.handle(action, gesture: WebGesture.current)
-    }
-  }
+  public func handle(_ action: Never) {}
 }
 
 extension Markup {
@@ -100,6 +65,7 @@ extension Markup {
   ///   - context: Where the gestures and focus are registered.
   ///   - dispatch: Sends an action to the view model.
   /// - Returns: The element.
+  @_spi(HandBuilt)
   public func render(
     id: String, in context: WebRenderContext, dispatch: @escaping (Action) -> Void
   ) -> HTMLNode {
@@ -204,6 +170,7 @@ private struct MarkupRenderer<Action> {
         }
       }
     case .view(let view): output.append(view.render(id: name, in: context))
+    case .control(let render): output.append(render(name, context, dispatch))
     case .cached(let key, let build):
       if let kept = context.store.cached(name, key: key) {
         context.adopt(kept.registered)
@@ -237,7 +204,7 @@ private struct MarkupRenderer<Action> {
     // finds no handler, and is refused.
     let isDisabled = attributes.contains { $0.name == "disabled" }
     for (kind, action) in element.events where !isDisabled {
-      let send = { dispatch(action) }
+      let send = { dispatch(action()) }
       switch kind {
       case .click:
         context.onClick(id, send)

@@ -1,14 +1,18 @@
 /// The page's gesture a session is handling, while its handler runs.
 ///
 /// Its ``id`` is unique to the page and the same each time the page sends the gesture, which
-/// it does again when its server died before acknowledging it (``ClientEnvelope``). A view
-/// passes it to a view model's input that creates something, so the retry creates nothing
-/// twice:
+/// it does again when its server died before acknowledging it (``ClientEnvelope``). The
+/// action of a gesture that creates something carries it to the view model's input, so the
+/// retry creates nothing twice:
 ///
 /// ```swift
-/// TextField(model.newTitle, label: "New todo", onSubmit: {
-///   model.addRequested(id: WebGesture.current?.id)
-/// })
+/// textField(model.newTitle, label: "New todo").onSubmit { .add(gesture: $0) }
+/// // …
+/// func handle(_ action: Action) {
+///   switch action {
+///   case .add(let gesture): model.addRequested(id: gesture?.id)
+///   }
+/// }
 /// ```
 public struct WebGesture: Equatable, Sendable {
   /// The session's id and the page's number for the gesture, such as `3f2a…-17`.

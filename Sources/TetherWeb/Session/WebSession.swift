@@ -63,19 +63,39 @@ public final class WebSession {
   ///   - client: The browser the session belongs to; its id travels in the resume token, so a
   ///     session rebuilt on another server belongs to the same browser.
   ///   - open: Rebuilds the stack from a path (the main flow's deep-link entry).
+  ///   - trackedObject: The screen's view model, asked whether its writes are done and what
+  ///     it keeps across servers (the screen's destination is asked too).
   ///   - makeView: The web view for a screen: a switch over the app's destinations.
+  public convenience init<Destination>(
+    id: String, stack: ScreenStack<Destination>, appTitle: String,
+    resumeSigner: WebResumeSigner? = nil, client: WebClient = WebClient(),
+    open: @escaping @MainActor (ScreenPath) async -> Void,
+    trackedObject: @escaping @MainActor (Screen<Destination>) -> AnyObject = { $0 },
+    makeView: @escaping @MainActor (Screen<Destination>) -> any WebScreen
+  ) {
+    self.init(
+      id: id, stack: stack, appTitle: appTitle, resumeSigner: resumeSigner, client: client,
+      open: open,
+      makeWebView: { screen in
+        MountedScreen(
+          makeView(screen), viewModels: MountedScreen.viewModels(of: screen, trackedObject))
+      })
+  }
+
+  /// A session whose views are hand-built ``WebView``s: the library's own tests.
+  @_spi(HandBuilt)
   public init<Destination>(
     id: String, stack: ScreenStack<Destination>, appTitle: String,
     resumeSigner: WebResumeSigner? = nil, client: WebClient = WebClient(),
     open: @escaping @MainActor (ScreenPath) async -> Void,
-    makeView: @escaping @MainActor (Screen<Destination>) -> any WebView
+    makeWebView: @escaping @MainActor (Screen<Destination>) -> any WebView
   ) {
     self.id = id
     self.client = client
     self.appTitle = appTitle
     self.open = open
     self.resumeSigner = resumeSigner
-    presenter = ScreenPresenter(stack: stack, makeView: makeView)
+    presenter = ScreenPresenter(stack: stack, makeView: makeWebView)
     markupStore.onComponentChange = { [weak self] component, old in
       self?.componentChanged(component, from: old)
     }

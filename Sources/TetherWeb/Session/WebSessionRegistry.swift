@@ -49,13 +49,16 @@ public struct WebApp {
   ///   - title: The title every page's title ends with.
   ///   - rootFlow: A new root flow, for each tab (and for each path a tab opens that is not on
   ///     its stack, such as a browser's Forward).
-  ///   - trackedObject: The object of a screen whose release proves the session freed it
-  ///     (``WebSessionRegistry/liveObjects``), typically its view model; the screen by default.
+  ///   - trackedObject: The screen's view model: the object whose release proves the session
+  ///     freed the screen (``WebSessionRegistry/liveObjects``), and, with the screen's
+  ///     destination, the one the session asks whether its writes are done
+  ///     (`SettlingViewModel`) and what it keeps across servers (`RestorableViewModel`).
+  ///     The screen by default.
   ///   - makeView: The web view for a screen: a switch over the app's destinations.
   public init<Flow: FlowController>(
     title: String, rootFlow: @escaping @MainActor () -> Flow,
     trackedObject: @escaping @MainActor (Screen<Flow.Destination>) -> AnyObject = { $0 },
-    makeView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebView
+    makeView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebScreen
   ) {
     self.init(
       title: title, rootFlowFor: { _ in rootFlow() }, trackedObject: trackedObject,
@@ -68,12 +71,29 @@ public struct WebApp {
   /// - Parameters:
   ///   - title: The title every page's title ends with.
   ///   - rootFlowFor: A new root flow for a tab of this browser.
-  ///   - trackedObject: The object of a screen whose release proves the session freed it.
+  ///   - trackedObject: The screen's view model (see
+  ///     ``init(title:rootFlow:trackedObject:makeView:)``).
   ///   - makeView: The web view for a screen: a switch over the app's destinations.
   public init<Flow: FlowController>(
     title: String, rootFlowFor: @escaping @MainActor (WebClient) -> Flow,
     trackedObject: @escaping @MainActor (Screen<Flow.Destination>) -> AnyObject = { $0 },
-    makeView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebView
+    makeView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebScreen
+  ) {
+    self.init(
+      title: title, rootFlowFor: rootFlowFor, trackedObject: trackedObject,
+      makeWebView: { screen in
+        MountedScreen(
+          makeView(screen), viewModels: MountedScreen.viewModels(of: screen, trackedObject))
+      })
+  }
+
+  /// An app whose views are hand-built ``WebView``s: the library's own tests and the
+  /// benchmarks' hand-built baseline.
+  @_spi(HandBuilt)
+  public init<Flow: FlowController>(
+    title: String, rootFlowFor: @escaping @MainActor (WebClient) -> Flow,
+    trackedObject: @escaping @MainActor (Screen<Flow.Destination>) -> AnyObject = { $0 },
+    makeWebView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebView
   ) {
     self.title = title
     makeSession = { id, path, signer, client in
@@ -89,7 +109,7 @@ public struct WebApp {
           guard let stack else { return }
           await rootFlowFor(client).openPresentingFailure(path, on: stack)
         },
-        makeView: makeView)
+        makeWebView: makeWebView)
       // Hands every screen's tracked object to the registry while the stack shows it.
       // (Called once, at once, by the registry; the token holds no object of the stack.)
       let track = { (handler: @escaping ([AnyObject]) -> Void) -> ObservationToken in
@@ -97,6 +117,18 @@ public struct WebApp {
       }
       return .success((session, track))
     }
+  }
+
+  /// An app whose views are hand-built ``WebView``s, with one root flow for every browser.
+  @_spi(HandBuilt)
+  public init<Flow: FlowController>(
+    title: String, rootFlow: @escaping @MainActor () -> Flow,
+    trackedObject: @escaping @MainActor (Screen<Flow.Destination>) -> AnyObject = { $0 },
+    makeWebView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebView
+  ) {
+    self.init(
+      title: title, rootFlowFor: { _ in rootFlow() }, trackedObject: trackedObject,
+      makeWebView: makeWebView)
   }
 }
 

@@ -2,7 +2,7 @@ import Tether
 
 /// Text in an element: `<p>` by default, or a heading, a `<span>`.
 @MainActor
-public final class Label: WebView {
+final class Label: WebView {
   private let text: Property<String>
   private let tag: String
   private let className: String?
@@ -13,26 +13,26 @@ public final class Label: WebView {
   ///   - text: The text.
   ///   - tag: The element, such as `p`, `h2` or `span`.
   ///   - className: A CSS class, such as `dim` or `error`.
-  public init(_ text: Property<String>, tag: String = "p", className: String? = nil) {
+  init(_ text: Property<String>, tag: String = "p", className: String? = nil) {
     self.text = text
     self.tag = tag
     self.className = className
   }
 
   /// Creates a label with fixed text.
-  public convenience init(_ text: String, tag: String = "p", className: String? = nil) {
+  convenience init(_ text: String, tag: String = "p", className: String? = nil) {
     self.init(Property(value: text), tag: tag, className: className)
   }
 
   /// The element with its text.
-  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+  func render(id: String, in context: WebRenderContext) -> HTMLNode {
     .element(tag, id: id, className.map { [("class", $0)] } ?? [], [.text(text.value)])
   }
 }
 
 /// Text that is absent while `nil`: an error or status line.
 @MainActor
-public final class OptionalLabel: WebView {
+final class OptionalLabel: WebView {
   private let text: Property<String?>
   private let className: String
   private let role: String?
@@ -43,14 +43,14 @@ public final class OptionalLabel: WebView {
   ///   - text: The text, or `nil` for none.
   ///   - className: A CSS class.
   ///   - role: An ARIA role, such as `alert` for errors.
-  public init(_ text: Property<String?>, className: String, role: String? = nil) {
+  init(_ text: Property<String?>, className: String, role: String? = nil) {
     self.text = text
     self.className = className
     self.role = role
   }
 
   /// A `<p>` with the text, or an empty hidden one.
-  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+  func render(id: String, in context: WebRenderContext) -> HTMLNode {
     guard let text = text.value else { return .element("p", id: id, [("hidden", "")]) }
     var attributes = [(name: "class", value: className)]
     if let role { attributes.append(("role", role)) }
@@ -60,18 +60,18 @@ public final class OptionalLabel: WebView {
 
 /// A spinner and its message, while `isActive`.
 @MainActor
-public final class Spinner: WebView {
+final class Spinner: WebView {
   private let isActive: Property<Bool>
   private let message: String
 
   /// Creates a spinner.
-  public init(isActive: Property<Bool>, message: String) {
+  init(isActive: Property<Bool>, message: String) {
     self.isActive = isActive
     self.message = message
   }
 
   /// A status line with an animated mark, or an empty hidden one.
-  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+  func render(id: String, in context: WebRenderContext) -> HTMLNode {
     guard isActive.value else { return .element("p", id: id, [("hidden", "")]) }
     return .element(
       "p", id: id, [("class", "spinner"), ("role", "status")], [.text(message)])
@@ -80,13 +80,13 @@ public final class Spinner: WebView {
 
 /// A button that sends one input.
 @MainActor
-public final class Button: WebView {
+final class Button: WebView {
   private let title: String
   private let isEnabled: Property<Bool>
   private let action: () -> Void
 
   /// Creates a button.
-  public init(
+  init(
     _ title: String, isEnabled: Property<Bool> = Property(value: true),
     action: @escaping () -> Void
   ) {
@@ -96,7 +96,7 @@ public final class Button: WebView {
   }
 
   /// A `<button>`, disabled when not enabled.
-  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+  func render(id: String, in context: WebRenderContext) -> HTMLNode {
     var attributes = [(name: "type", value: "button")]
     if isEnabled.value {
       context.onClick(id, action)
@@ -109,7 +109,7 @@ public final class Button: WebView {
 
 /// An image from a URL that may arrive later; the status text shows until it does.
 @MainActor
-public final class Image: WebView {
+final class Image: WebView {
   private let source: Property<String?>
   private let description: String
   private let status: Property<String?>
@@ -123,7 +123,7 @@ public final class Image: WebView {
   ///   - description: The `alt` text.
   ///   - status: What to show while there is no image.
   ///   - pathPrefixes: This server's own image routes (`/images/` by default).
-  public init(
+  init(
     source: Property<String?>, description: String,
     status: Property<String?> = Property(value: nil),
     pathPrefixes: [String] = WebImageSource.defaultPathPrefixes
@@ -135,7 +135,7 @@ public final class Image: WebView {
   }
 
   /// An `<img>`, or the status line (the description, for an address that is not an image's).
-  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+  func render(id: String, in context: WebRenderContext) -> HTMLNode {
     guard let source = source.value else {
       return .element("p", id: id, [("class", "dim")], [.text(status.value ?? "")])
     }
@@ -148,31 +148,31 @@ public final class Image: WebView {
 
 /// Views one under another.
 @MainActor
-public final class VStack: WebView {
+final class VStack: WebView {
   private let views: [any WebView]
 
   /// Creates a stack.
-  public init(_ views: [any WebView]) {
+  init(_ views: [any WebView]) {
     self.views = views
   }
 
   /// A `<div>` with each view, ids `<id>.0`, `<id>.1`, ….
-  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+  func render(id: String, in context: WebRenderContext) -> HTMLNode {
     .element(
       "div", id: id, [("class", "stack")],
       views.enumerated().map { index, view in view.render(id: "\(id).\(index)", in: context) })
   }
 
   /// Offers the key to each view in turn.
-  public func handle(key: WebKey) -> Bool {
+  func handle(key: WebKey) -> Bool {
     views.contains { $0.handle(key: key) }
   }
 
   /// The first view's key that has one, as `<index>:<key>`.
-  public var restorationKey: String? { views.restorationKey }
+  var restorationKey: String? { views.restorationKey }
 
   /// Gives `key` back to the view at its index.
-  public func restore(_ key: String) {
+  func restore(_ key: String) {
     views.restore(key)
   }
 }

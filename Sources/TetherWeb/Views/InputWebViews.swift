@@ -8,12 +8,8 @@ import TetherFlow
 ///
 /// Enter sends `onSubmit`, Escape `onCancel`; the page sends focus and blur. The field is
 /// focused when `isFocused` is `true`: the server decides focus, the page applies it.
-///
-/// ```swift
-/// TextField(viewModel.newTitle, placeholder: "What needs to be done?",
-///           className: "new-todo", onSubmit: { viewModel.addRequested() })
-/// ```
 @MainActor
+@_spi(HandBuilt)
 public final class TextField: WebView {
   private let binding: FieldBinding<String>
   private let placeholder: String
@@ -89,18 +85,9 @@ public final class TextField: WebView {
 /// page was away, and the page sends its old tick again on reconnecting — is refused: the box
 /// shows the model's value instead.
 ///
-/// ```swift
-/// Checkbox(form.isUrgent, label: "Urgent")
-/// ```
-///
 /// A row of a list is bound to the row's flag and to the view model's input:
-///
-/// ```swift
-/// Checkbox(row.isDone, label: "Toggle \(row.title)", className: "toggle") { isDone in
-///   viewModel.setDone(isDone, id: row.id)
-/// }
-/// ```
 @MainActor
+@_spi(HandBuilt)
 public final class Checkbox: WebView {
   private let binding: FieldBinding<Bool>
   /// The checkbox's accessible name (`aria-label`); a row's box follows its row's title.
@@ -162,7 +149,7 @@ public final class Checkbox: WebView {
 /// A button whose title follows the model (`Clear completed (3)`, `Mark all done`), hidden
 /// while `isHidden` is `true`.
 @MainActor
-public final class DynamicButton: WebView {
+final class DynamicButton: WebView {
   private let title: Property<String>
   private let isHidden: Property<Bool>
   private let className: String?
@@ -175,7 +162,7 @@ public final class DynamicButton: WebView {
   ///   - isHidden: When the button is not shown; never by default.
   ///   - className: The element's class.
   ///   - action: What a click does.
-  public init(
+  init(
     _ title: Property<String>, isHidden: Property<Bool> = Property(value: false),
     className: String? = nil, action: @escaping () -> Void
   ) {
@@ -186,7 +173,7 @@ public final class DynamicButton: WebView {
   }
 
   /// A `<button>`, with `hidden` while hidden.
-  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+  func render(id: String, in context: WebRenderContext) -> HTMLNode {
     var attributes: [(name: String, value: String)] = [("type", "button")]
     if let className { attributes.append(("class", className)) }
     if isHidden.value {

@@ -8,16 +8,19 @@ import TetherFlow
 /// it follows the selected row by identity through each change of the rows, with one rule for
 /// a deleted selected row, and the owner hears of every move.
 @MainActor
-public final class ListView<Row: Identifiable & Equatable>: WebView {
+final class ListView<Row: Identifiable & Equatable>: WebView, SelectableState {
   /// The selection: the rule every view layer shares.
-  public let listSelection: ListSelection<Row>
+  let listSelection: ListSelection<Row>
   private let rows: Property<[Row]>
-  private let content: Content
-  private enum Content {
+  /// How a row is drawn: changed by each render of the markup ``list`` that holds the view.
+  var content: Content
+  enum Content {
     case texts((Row) -> [String])
     case markup((Row) -> Markup<Never>)
   }
-  private let attributes: [(name: String, value: String)]
+  var attributes: [(name: String, value: String)]
+  /// The element id of the last render: a list found while rendering is named by it.
+  private(set) var name = ""
 
   /// Creates a list.
   ///
@@ -28,7 +31,7 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
   ///   - format: A row's texts: the first is its title, the others smaller lines.
   ///   - onSelectionChange: Called with the new index whenever the selection moves.
   ///   - onChoose: Called with the index when a row is chosen.
-  public init(
+  init(
     rows: Property<[Row]>, label: String? = nil, format: @escaping (Row) -> [String],
     onSelectionChange: @escaping (Int) -> Void = { _ in }, onChoose: @escaping (Int) -> Void
   ) {
@@ -39,13 +42,6 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
   }
 
   /// Creates a list whose rows are markup: each row's button holds what `row` gives.
-  ///
-  /// ```swift
-  /// ListView(rows: model.$rows, onChoose: { model.userSelected(row: $0) }) { row in
-  ///   span(.class("title")) { row.title }
-  ///   span(.class("detail")) { row.date }
-  /// }
-  /// ```
   ///
   /// Row content is inside a `<button>`, so it is phrasing content (`span`, `strong`, `em`,
   /// `small`, text) and sends no action of its own: a click anywhere on the row selects and
@@ -58,7 +54,7 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
   ///   - onSelectionChange: Called with the new index whenever the selection moves.
   ///   - onChoose: Called with the index when a row is chosen.
   ///   - row: A row's content.
-  public init(
+  init(
     rows: Property<[Row]>, label: String? = nil,
     onSelectionChange: @escaping (Int) -> Void = { _ in }, onChoose: @escaping (Int) -> Void,
     @MarkupBuilder<Never> row: @escaping (Row) -> Markup<Never>
@@ -70,11 +66,13 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
   }
 
   /// The selected index.
-  public var selection: Property<Int> { listSelection.$index }
+  var selection: Property<Int> { listSelection.$index }
 
   /// A `<div role=listbox>` of row buttons, named by its label or the screen's title; the
   /// selected one has `aria-selected` and focus.
-  public func render(id: String, in context: WebRenderContext) -> HTMLNode {
+  func render(id: String, in context: WebRenderContext) -> HTMLNode {
+    name = id
+    context.found(self)
     let rows = self.rows.value
     let selected = min(selection.value, max(0, rows.count - 1))
     let children = rows.enumerated().map { index, row -> HTMLNode in
@@ -105,18 +103,37 @@ public final class ListView<Row: Identifiable & Equatable>: WebView {
   }
 
   /// ↑/↓/Home/End move the selection; Enter chooses.
-  public func handle(key: WebKey) -> Bool {
+  func handle(key: WebKey) -> Bool {
     listSelection.handle(key.screenKey)
   }
 
+  func handle(_ key: ScreenKey) -> Bool {
+    listSelection.handle(key)
+  }
+
   /// The selected row's id, as text.
-  public var restorationKey: String? { listSelection.restorationKey }
+  var restorationKey: String? { listSelection.restorationKey }
 
   /// Selects the row whose id reads `key`, now or when the rows arrive. A row that is gone
   /// when they do leaves the selection where the rows put it.
-  public func restore(_ key: String) {
+  func restore(_ key: String) {
     listSelection.restore(key)
   }
+}
+
+/// State a page keeps for a control between renders that a session asks of the page: which
+/// keys it takes and what a resumed session brings back (a list's selection). Registered in
+/// the render that draws it (``WebRenderContext/found(_:)``).
+@MainActor
+protocol SelectableState: AnyObject {
+  /// The control's element id.
+  var name: String { get }
+  /// Its state as a key, or `nil` for none.
+  var restorationKey: String? { get }
+  /// Takes a key; `true` if it did.
+  func handle(_ key: ScreenKey) -> Bool
+  /// Brings back a state ``restorationKey`` described.
+  func restore(_ key: String)
 }
 
 // Shared, so rows that render the same attributes share one array instead of each holding a

@@ -6,6 +6,7 @@ import TetherFlow
 /// its inputs; it decides nothing. Rendering happens inside `observe { }`, so every property a
 /// view reads while rendering re-renders the page when it changes.
 @MainActor
+@_spi(HandBuilt)
 public protocol WebView: ScreenRestorable {
   /// The view's element, with id `id`.
   ///
@@ -32,6 +33,7 @@ public protocol WebView: ScreenRestorable {
   func settled() async
 }
 
+@_spi(HandBuilt)
 extension WebView {
   /// Handles no keys.
   public func handle(key: WebKey) -> Bool { false }
@@ -43,37 +45,10 @@ extension WebView {
   public func settled() async {}
 }
 
-/// The keys a page forwards to its session.
-public enum WebKey: String, Sendable, CaseIterable {
-  /// ↑.
-  case arrowUp = "ArrowUp"
-  /// ↓.
-  case arrowDown = "ArrowDown"
-  /// Enter.
-  case enter = "Enter"
-  /// Escape.
-  case escape = "Escape"
-  /// Home.
-  case home = "Home"
-  /// End.
-  case end = "End"
-
-  /// The key in the vocabulary every view layer shares.
-  public var screenKey: ScreenKey {
-    switch self {
-    case .arrowUp: .up
-    case .arrowDown: .down
-    case .home: .home
-    case .end: .end
-    case .enter: .activate
-    case .escape: .cancel
-    }
-  }
-}
-
 /// What one render collects besides the HTML: the click handlers by element id, and the element
 /// to focus.
 @MainActor
+@_spi(HandBuilt)
 public final class WebRenderContext {
   private(set) var clickHandlers: [String: () -> Void] = [:]
   /// The element the page should focus after this render, if any.
@@ -182,6 +157,20 @@ public final class WebRenderContext {
     return nil
   }
 
+  /// The controls with state of their own drawn in this render (a list's selection), and in
+  /// the parts of the page it adopted, in page order.
+  private var ownSelectables: [any SelectableState] = []
+
+  /// Registers a control drawn in this render whose keys and state the session asks for.
+  func found(_ control: any SelectableState) {
+    ownSelectables.append(control)
+  }
+
+  /// The controls with state of their own drawn in this render and the parts it adopted.
+  var selectables: [any SelectableState] {
+    ownSelectables + adopted.flatMap(\.selectables)
+  }
+
   /// The ids of every field registered in this render.
   var fieldIDs: [String] {
     Array(fieldHandlers.keys) + adopted.flatMap(\.fieldIDs)
@@ -240,6 +229,7 @@ public final class WebRenderContext {
     fieldHandlers.removeAll(keepingCapacity: true)
     doubleClickHandlers.removeAll(keepingCapacity: true)
     adopted.removeAll(keepingCapacity: true)
+    ownSelectables.removeAll()
     live.removeAll()
     ownComponents.removeAll()
     focus = nil
@@ -287,15 +277,8 @@ func idComponent(_ text: String) -> String {
 ///
 /// The key must hold everything the element shows: what the element's render reads but its
 /// key does not will not redraw it (the key's own reads are observed as usual).
-///
-/// ```swift
-/// let rows = WebRenderCache()
-/// // …
-/// rows.element("\(id).row-\(row.id)", key: row, in: context) { id, context in
-///   .element("li", id: id, [], [.text(row.title)])
-/// }
-/// ```
 @MainActor
+@_spi(HandBuilt)
 public final class WebRenderCache {
   private struct Kept {
     var key: AnyHashable

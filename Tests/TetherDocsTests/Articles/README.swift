@@ -25,7 +25,7 @@ import TetherWebTesting
     button("Add one").onClick(.increment)
   }
 
-  func handle(_ action: Action, gesture: WebGesture?) { model.increment() }
+  func handle(_ action: Action) { model.increment() }
 }
 
 enum ReadmeFaces {

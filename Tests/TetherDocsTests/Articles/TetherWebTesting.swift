@@ -45,7 +45,7 @@ enum TetherWebTestingArticle {
       }
     }
 
-    func handle(_ action: Action, gesture: WebGesture?) { model.archiveTapped() }
+    func handle(_ action: Action) { model.archiveTapped() }
   }
 
   @MainActor

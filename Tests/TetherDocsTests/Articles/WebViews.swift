@@ -51,7 +51,7 @@ enum WebViewsArticle {
       }
     }
 
-    func handle(_ action: Action, gesture: WebGesture?) {
+    func handle(_ action: Action) {
       switch action {
       case .decrease: model.decreaseTapped()
       case .increase: model.increaseTapped()
@@ -88,7 +88,7 @@ enum WebViewsArticle {
       }
     }
 
-    func handle(_ action: Action, gesture: WebGesture?) {}
+    func handle(_ action: Action) {}
   }
 
   @MainActor
@@ -116,21 +116,24 @@ enum WebViewsArticle {
 
   @MainActor
   final class MenuScreen: WebScreen {
-    private let rows: ListView<MenuViewModel.Row>
+    enum Action { case choose(Int) }
+    private let model: MenuViewModel
 
-    init(_ model: MenuViewModel) {
-      rows = ListView(rows: model.$rows, onChoose: { model.userSelected(row: $0) }) { row in
-        span(.class("title")) { row.title }
-        span(.class("detail")) { row.price }
+    init(_ model: MenuViewModel) { self.model = model }
+
+    var body: Markup<Action> {
+      vstack {
+        p(.class("dim")) { "Today's menu" }
+        list(model.rows, onChoose: { .choose($0) }) { row in
+          span(.class("title")) { row.title }
+          span(.class("detail")) { row.price }
+        }
       }
     }
 
-    var embeddedViews: [any WebView] { [rows] }
-
-    var body: Markup<Never> {
-      vstack {
-        p(.class("dim")) { "Today's menu" }
-        rows
+    func handle(_ action: Action) {
+      switch action {
+      case .choose(let row): model.userSelected(row: row)
       }
     }
   }

@@ -1,6 +1,7 @@
 import Testing
 import Tether
 import TetherFlow
+import TetherTerminal
 import TetherWeb
 import TetherWebTesting
 
@@ -102,7 +103,7 @@ enum TetherWebDocComments {
       }
     }
 
-    func handle(_ action: Action, gesture: WebGesture?) {}
+    func handle(_ action: Action) {}
   }
 
   // Sources/TetherWeb/Markup/MarkupRendering.swift
@@ -123,7 +124,7 @@ enum TetherWebDocComments {
       }
     }
 
-    func handle(_ action: Action, gesture: WebGesture?) {
+    func handle(_ action: Action) {
       switch action {
       case .increment: model.increment()
       }
@@ -147,48 +148,47 @@ enum TetherWebDocComments {
     return app
   }
 
-  // Views: Sources/TetherWeb/Views, Sources/TetherWeb/Session/WebGesture.swift and
-  // Sources/TetherFlow/AsyncAction.swift, in a stack.
-  @MainActor final class TodosViewModel {
-    let newTitle = MutableProperty("")
-    let rows = Property(value: [Row]())
-    func addRequested() {}
-    func setDone(_ isDone: Bool, id: Int) {}
-  }
+  // Sources/TetherWeb/Session/WebGesture.swift, Sources/TetherFlow/AsyncAction.swift and
+  // Sources/TetherWeb/Markup/ListControls.swift.
   @MainActor final class ListViewModel {
     func reloadRequested() async {}
   }
-  @MainActor static func views(
-    model: Model, viewModel: TodosViewModel, form: Form, row: TodoRow, list: ListViewModel
-  ) -> [any WebView] {
-    [
-      TextField(
-        model.newTitle, label: "New todo",
-        onSubmit: {
-          model.addRequested(id: WebGesture.current?.id)
-        }),
-      TextField(
-        viewModel.newTitle, placeholder: "What needs to be done?",
-        className: "new-todo", onSubmit: { viewModel.addRequested() }),
-      Checkbox(form.isUrgent, label: "Urgent"),
-      Checkbox(row.isDone, label: "Toggle \(row.title)", className: "toggle") { isDone in
-        viewModel.setDone(isDone, id: row.id)
-      },
-      ListView(rows: model.$rows, onChoose: { model.userSelected(row: $0) }) { row in
+  enum ListAction { case open(row: Int), retry }
+  enum AddAction { case add(gesture: WebGesture?) }
+  @MainActor final class AddScreen: WebScreen {
+    typealias Action = AddAction
+    let model = Model()
+    var body: Markup<Action> {
+      textField(model.newTitle, label: "New todo").onSubmit { .add(gesture: $0) }
+      // …
+    }
+    func handle(_ action: Action) {
+      switch action {
+      case .add(let gesture): model.addRequested(id: gesture?.id)
+      }
+    }
+  }
+  @MainActor final class DetailModel {
+    var imageURL: String? = "https://example.com/a.jpg"
+    var titleText = "Dawn"
+    var isLoading = false
+  }
+  @MainActor static func retry(list: ListViewModel) -> TetherTerminal.Button {
+    Button("Retry", key: "r", action: asyncAction { await list.reloadRequested() })
+  }
+  @MainActor static func controls(
+    model: Model, detail: DetailModel, courses: DetailModel
+  ) -> [Markup<ListAction>] {
+    let field: Markup<ListAction> = textField(model.newTitle, label: "New todo")
+    return [
+      field,
+      list(model.rows, onChoose: { .open(row: $0) }) { row in
         span(.class("title")) { row.title }
         span(.class("detail")) { row.date }
       },
-      Button("Retry", action: asyncAction { await list.reloadRequested() }),
+      spinner(courses.isLoading, message: "Loading courses…"),
+      image(source: detail.imageURL, description: detail.titleText),
     ]
-  }
-
-  // Sources/TetherWeb/Views/WebView.swift
-  @MainActor static func cached(row: Row, id: String, context: WebRenderContext) -> HTMLNode {
-    let rows = WebRenderCache()
-    // …
-    return rows.element("\(id).row-\(row.id)", key: row, in: context) { id, context in
-      .element("li", id: id, [], [.text(row.title)])
-    }
   }
 
   // Sources/TetherWeb/Security, Sources/TetherWeb/Session
@@ -215,4 +215,23 @@ enum TetherWebDocComments {
     #expect(try page.text(".todo-list li label") == "Buy milk")
     page.close()
   }
+}
+
+// Sources/TetherFlow/ViewModelContracts.swift
+@MainActor final class TodoListViewModel {
+  private(set) var isSaved = true
+  private(set) var editingID: String?
+  func saved() async {}
+  func resumeEditing(id: String) { editingID = id }
+}
+
+extension TodoListViewModel: SettlingViewModel {
+  var isSettled: Bool { isSaved }
+  func settled() async { await saved() }
+}
+
+extension TodoListViewModel: RestorableViewModel {
+  struct Restoration: Codable, Sendable { var editing: String }
+  var restoration: Restoration? { editingID.map { Restoration(editing: $0) } }
+  func restore(_ restoration: Restoration) { resumeEditing(id: restoration.editing) }
 }

@@ -2,39 +2,25 @@ import Tether
 import TetherWeb
 
 /// The web face of the shared load cycle: a spinner while loading, then the error with a
-/// Retry button that sends the screen's reload input.
+/// Retry button that sends the screen's `retry` action.
+///
+/// - Parameters:
+///   - isLoading: Whether the load is under way.
+///   - errorMessage: The load's error, if it failed.
+///   - loadingMessage: What the spinner says.
+///   - retry: The screen's action that loads again.
+/// - Returns: The status line.
 @MainActor
-final class LoadStatus: WebScreen {
-  enum Action { case retry }
-
-  private let spinner: Spinner
-  private let errorMessage: Property<String?>
-  private let retry: () -> Void
-
-  init(
-    isLoading: Property<Bool>, errorMessage: Property<String?>, loadingMessage: String,
-    retry: @escaping () -> Void
-  ) {
-    spinner = Spinner(isActive: isLoading, message: loadingMessage)
-    self.errorMessage = errorMessage
-    self.retry = retry
-  }
-
-  var body: Markup<Action> {
-    div(.class("status")) {
-      spinner
-      if let message = errorMessage.value {
-        p(.class("error"), .role("alert")) {
-          span { "⚠ \(message)" }
-          button("Retry").onClick(.retry)
-        }
+func loadStatus<Action>(
+  isLoading: Bool, errorMessage: String?, loadingMessage: String, retry: Action
+) -> Markup<Action> {
+  div(.class("status")) {
+    spinner(isLoading, message: loadingMessage)
+    if let errorMessage {
+      p(.class("error"), .role("alert")) {
+        span { "⚠ \(errorMessage)" }
+        button("Retry").onClick(retry)
       }
-    }
-  }
-
-  func handle(_ action: Action, gesture: WebGesture?) {
-    switch action {
-    case .retry: retry()
     }
   }
 }

@@ -5,21 +5,27 @@ import TetherWeb
 /// The home menu: one row per app.
 @MainActor
 final class HomeScreen: WebScreen {
-  private let rows: ListView<HomeViewModel.Row>
+  enum Action { case choose(Int) }
+
+  private let home: HomeViewModel
 
   init(_ home: HomeViewModel) {
-    rows = ListView(rows: home.rows, onChoose: { home.userSelected(row: $0) }) { row in
-      span(.class("title")) { row.title }
-      span(.class("detail")) { row.summary }
+    self.home = home
+  }
+
+  var body: Markup<Action> {
+    vstack {
+      p(.class("dim")) { "Five MVVM articles, one toolkit. Choose an app:" }
+      list(home.rows.value, onChoose: { .choose($0) }) { row in
+        span(.class("title")) { row.title }
+        span(.class("detail")) { row.summary }
+      }
     }
   }
 
-  var embeddedViews: [any WebView] { [rows] }
-
-  var body: Markup<Never> {
-    vstack {
-      p(.class("dim")) { "Five MVVM articles, one toolkit. Choose an app:" }
-      rows
+  func handle(_ action: Action) {
+    switch action {
+    case .choose(let row): home.userSelected(row: row)
     }
   }
 }
