@@ -166,7 +166,7 @@ private func movingFieldSession() -> (MovingFieldView, WebSession) {
 
   @Test func theNotFoundPageWritesThePathEscaped() {
     let path = "/todos/\u{0600}<meta http-equiv=refresh content=\"0;url=//x\">"
-    let page = WebSessionRegistry.notFoundPage(path: path, reason: "no screen", appTitle: "T")
+    let page = WebPageShell.notFoundPage(path: path, reason: "no screen", appTitle: "T")
     #expect(!page.contains("<meta http-equiv"), "\(page)")
     #expect(page.contains("&lt;meta http-equiv=refresh"))
   }

@@ -2,165 +2,6 @@ import Foundation
 import Tether
 import TetherFlow
 
-/// What a server needs to know of an app to give every browser tab its own session: its
-/// title, its root flow (a new one per tab) and the web view of each destination.
-///
-/// ```swift
-/// let app = WebApp(title: "Counter", rootFlow: { CounterFlow() }) { screen in
-///   switch screen.destination {
-///   case .counter(let counter): CounterView(counter)
-///   }
-/// }
-/// ```
-///
-/// A tab's path (`/gallery/photo/230200335`) is followed as a deep link: the root flow
-/// starts, then the flow's `restore(_:on:)` pushes the screens the rest of the path
-/// names.
-@MainActor
-public struct WebApp {
-  /// The title every page's title ends with.
-  public let title: String
-  /// The app's own style sheet, served at `/app.css` after the library's and linked from
-  /// every page: keep it in a `.css` file of the app's target and read it with
-  /// ``stylesheet(contentsOf:)``, never as a Swift string.
-  public var stylesheet: String?
-
-  /// The app with the style sheet in the file at `url` (a resource of the app's target).
-  ///
-  /// - Parameter url: The `.css` file.
-  /// - Returns: The app with ``stylesheet`` set to the file's text.
-  /// - Throws: The error reading the file.
-  public func stylesheet(contentsOf url: URL) throws -> WebApp {
-    var app = self
-    app.stylesheet = try String(contentsOf: url, encoding: .utf8)
-    return app
-  }
-  /// Builds a session for a tab: its stack, opened at a path.
-  let makeSession:
-    @MainActor (_ id: String, _ path: ScreenPath, _ signer: WebResumeSigner?, _ client: WebClient)
-      async -> Result<
-        (session: WebSession, track: (@escaping ([AnyObject]) -> Void) -> ObservationToken),
-        NavigationError
-      >
-
-  /// Describes an app whose root flow is the same for every browser.
-  ///
-  /// - Parameters:
-  ///   - title: The title every page's title ends with.
-  ///   - rootFlow: A new root flow, for each tab (and for each path a tab opens that is not on
-  ///     its stack, such as a browser's Forward).
-  ///   - trackedObject: The screen's view model: the object whose release proves the session
-  ///     freed the screen (``WebSessionRegistry/liveObjects``), and, with the screen's
-  ///     destination, the one the session asks whether its writes are done
-  ///     (`SettlingViewModel`) and what it keeps across servers (`RestorableViewModel`).
-  ///     The screen by default.
-  ///   - makeView: The web view for a screen: a switch over the app's destinations.
-  public init<Flow: FlowController>(
-    title: String, rootFlow: @escaping @MainActor () -> Flow,
-    trackedObject: @escaping @MainActor (Screen<Flow.Destination>) -> AnyObject = { $0 },
-    makeView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebScreen
-  ) {
-    self.init(
-      title: title, rootFlowFor: { _ in rootFlow() }, trackedObject: trackedObject,
-      makeView: makeView)
-  }
-
-  /// Describes an app whose root flow depends on the browser: its data (a TodoMVC list kept
-  /// per browser) is found by the browser's ``WebClient/id``.
-  ///
-  /// - Parameters:
-  ///   - title: The title every page's title ends with.
-  ///   - rootFlowFor: A new root flow for a tab of this browser.
-  ///   - trackedObject: The screen's view model (see
-  ///     ``init(title:rootFlow:trackedObject:makeView:)``).
-  ///   - makeView: The web view for a screen: a switch over the app's destinations.
-  public init<Flow: FlowController>(
-    title: String, rootFlowFor: @escaping @MainActor (WebClient) -> Flow,
-    trackedObject: @escaping @MainActor (Screen<Flow.Destination>) -> AnyObject = { $0 },
-    makeView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebScreen
-  ) {
-    self.init(
-      title: title, rootFlowFor: rootFlowFor, trackedObject: trackedObject,
-      makeWebView: { screen in
-        MountedScreen(
-          makeView(screen), viewModels: MountedScreen.viewModels(of: screen, trackedObject))
-      })
-  }
-
-  /// An app whose views are hand-built ``WebView``s: the library's own tests and the
-  /// benchmarks' hand-built baseline.
-  @_spi(HandBuilt)
-  public init<Flow: FlowController>(
-    title: String, rootFlowFor: @escaping @MainActor (WebClient) -> Flow,
-    trackedObject: @escaping @MainActor (Screen<Flow.Destination>) -> AnyObject = { $0 },
-    makeWebView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebView
-  ) {
-    self.title = title
-    makeSession = { id, path, signer, client in
-      let stack = ScreenStack<Flow.Destination>()
-      do throws(NavigationError) {
-        try await rootFlowFor(client).open(path, on: stack)
-      } catch {
-        return .failure(error)
-      }
-      let session = WebSession(
-        id: id, stack: stack, appTitle: title, resumeSigner: signer, client: client,
-        open: { [weak stack] path in
-          guard let stack else { return }
-          await rootFlowFor(client).openPresentingFailure(path, on: stack)
-        },
-        makeWebView: makeWebView)
-      // Hands every screen's tracked object to the registry while the stack shows it.
-      // (Called once, at once, by the registry; the token holds no object of the stack.)
-      let track = { (handler: @escaping ([AnyObject]) -> Void) -> ObservationToken in
-        stack.$screens.observe { screens in handler(screens.map(trackedObject)) }
-      }
-      return .success((session, track))
-    }
-  }
-
-  /// An app whose views are hand-built ``WebView``s, with one root flow for every browser.
-  @_spi(HandBuilt)
-  public init<Flow: FlowController>(
-    title: String, rootFlow: @escaping @MainActor () -> Flow,
-    trackedObject: @escaping @MainActor (Screen<Flow.Destination>) -> AnyObject = { $0 },
-    makeWebView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebView
-  ) {
-    self.init(
-      title: title, rootFlowFor: { _ in rootFlow() }, trackedObject: trackedObject,
-      makeWebView: makeWebView)
-  }
-}
-
-/// The browser a session belongs to, as the server integration knows it: the id in an
-/// HttpOnly, SameSite=Lax cookie the server issued on the first page (``WebClientCookies``;
-/// TetherWebHummingbird's `TetherWebServer` sets it), so each browser's own data — a list kept
-/// per browser — is found again on a reload and on any server of a cluster.
-public struct WebClient: Equatable, Hashable, Sendable {
-  /// The browser's id; `nil` when the server does not know it (no cookie).
-  public var id: String?
-
-  /// Creates a client.
-  ///
-  /// - Parameter id: The browser's id, if known.
-  public init(id: String? = nil) {
-    self.id = id
-  }
-
-  /// A new random id for a browser that has none: 128 bits, as lowercase hex.
-  public static func newID() -> String {
-    var generator = SystemRandomNumberGenerator()
-    return (0..<4).map { _ in
-      let word = String(generator.next() as UInt32, radix: 16)
-      return String(repeating: "0", count: 8 - word.count) + word
-    }.joined()
-  }
-
-  /// The cookie's name over plain HTTP; over TLS it is `__Host-tether-client`
-  /// (``WebClientCookies``, which issues and checks it).
-  public static let cookieName = "tether-client"
-}
-
 /// Every open browser tab's session, by id: created for a page, attached to its socket, kept
 /// for a grace period after the socket closes (so a reload or a reconnect resumes it), then
 /// closed — which frees its stack, flows and view models.
@@ -204,10 +45,10 @@ public final class WebSessionRegistry {
   /// ``resumeSigner``: a key of this registry's own, random, that no other server knows, whose
   /// tokens live a ``gracePeriod`` (a page whose session has expired is older than that, and
   /// loads its address anew).
-  private let pageSigner: WebResumeSigner?
+  let pageSigner: WebResumeSigner?
 
   /// The most sessions open at once; a page beyond it gets 503.
-  public let capacity: Int
+  public var capacity: Int { admission.capacity }
   /// How long a session outlives its socket.
   public let gracePeriod: Duration
   /// How long a ``FirstRender/held`` page's session waits for its first socket: a page
@@ -233,25 +74,23 @@ public final class WebSessionRegistry {
   /// at creation, else under a random key of this process's own (a restart then gives every
   /// browser a new id: pass a kept key to keep browsers' data across restarts).
   public nonisolated let clientCookies: WebClientCookies
-  private var sessions: [String: Entry] = [:]
-  /// Sessions being made (their flows opening a path): counted against ``capacity`` before
-  /// the first suspension, so pages asked for at once cannot pass it together.
-  private var reserved = 0
-  /// Page loads under way per address (counted with its unclaimed sessions).
-  private var reservedByAddress: [String: Int] = [:]
+  var sessions: [String: Entry] = [:]
+  /// The limits, and the sessions being made (counted against them before the first
+  /// suspension, so pages asked for at once cannot pass them together).
+  var admission: SessionAdmission
   /// The most pages one address may have waiting for their socket at once (a page load
   /// beyond gets ``PageResult/busy``): one client cannot take every session slot by loading
   /// pages it never connects. Only page loads that name their address count.
-  public let unclaimedPerAddress: Int
+  public var unclaimedPerAddress: Int { admission.unclaimedPerAddress }
   /// The time tokens are judged by: the wall clock (a test moves it on).
   var tokenTime: @Sendable () -> Date = { Date() }
   /// The most sessions one address may hold, waiting for their socket or claimed (a page
   /// load or a socket beyond gets ``PageResult/busy`` or ``WebResumeError/overBudget``): one
   /// client cannot take every session slot by opening pages and sockets. Behind a trusted
   /// proxy the address is the browser's (the proxy's `X-Forwarded-For`).
-  public let sessionsPerAddress: Int
+  public var sessionsPerAddress: Int { admission.sessionsPerAddress }
   /// The most sessions one browser (its cookie) may hold: its tabs.
-  public let sessionsPerClient: Int
+  public var sessionsPerClient: Int { admission.sessionsPerClient }
   /// The longest page address (its path, in bytes) a server serves: a page's address is signed
   /// into the resume token its socket's hello carries, and the hello must fit a socket frame.
   /// A longer one is answered `414` before a page is made.
@@ -260,7 +99,7 @@ public final class WebSessionRegistry {
   /// of one id (a session rebuilt from a token), so a late detach never hits a newer socket.
   private var lastConnection = 0
 
-  private struct Entry {
+  struct Entry {
     let session: WebSession
     /// Records every object the session's stack shows, for ``liveObjects``.
     let tracking: ObservationToken
@@ -317,9 +156,10 @@ public final class WebSessionRegistry {
   ) {
     self.app = app
     appStylesheet = app.stylesheet
-    self.unclaimedPerAddress = max(1, unclaimedPerAddress)
-    self.sessionsPerAddress = max(1, sessionsPerAddress ?? capacity / 5)
-    self.sessionsPerClient = max(1, sessionsPerClient)
+    admission = SessionAdmission(
+      capacity: capacity, unclaimedPerAddress: unclaimedPerAddress,
+      sessionsPerAddress: sessionsPerAddress ?? capacity / 5,
+      sessionsPerClient: sessionsPerClient)
     self.resumeSigner = resumeSigner
     self.firstRender = firstRender
     let ownKey = Self.ownKey()
@@ -328,7 +168,6 @@ public final class WebSessionRegistry {
       ? WebResumeSigner(keys: [ownKey], maximumAge: max(gracePeriod, .seconds(10))) : nil
     clientCookies = WebClientCookies(
       keys: resumeSigner?.keys ?? clientKeys ?? [ownKey], orElse: ownKey)
-    self.capacity = capacity
     self.gracePeriod = gracePeriod
     self.unclaimedLifetime = min(unclaimedLifetime, gracePeriod)
     self.appearanceWait = appearanceWait
@@ -382,23 +221,17 @@ public final class WebSessionRegistry {
   public func page(
     for path: String, client: WebClient = WebClient(), address: String? = nil, base: String = ""
   ) async -> PageResult {
-    guard sessions.count + reserved < capacity else { return .full }
-    guard withinBudget(address: address, client: client) else { return .busy }
-    if let address {
-      let waiting =
-        sessions.values.count { $0.unclaimedAddress == address }
-        + reservedByAddress[address, default: 0]
-      guard waiting < unclaimedPerAddress else { return .busy }
-      reservedByAddress[address, default: 0] += 1
+    switch admissionRefusal(address: address, client: client, waiting: true) {
+    case .full?: return .full
+    case .overBudget?, .busy?: return .busy
+    case nil: break
     }
-    reserved += 1
+    admission.beginMaking(for: address)
     let id = Self.newID()
     let session: WebSession
     let made = await makeSession(id: id, path: path, client: client)
-    reserved -= 1
+    admission.endMaking(for: address)
     if let address {
-      let left = reservedByAddress[address, default: 1] - 1
-      reservedByAddress[address] = left > 0 ? left : nil
       if case .success = made {
         sessions[id]?.unclaimedAddress = address
         sessions[id]?.address = address
@@ -408,7 +241,7 @@ public final class WebSessionRegistry {
     case .success(let made): session = made
     case .failure(let error):
       return .notFound(
-        html: Self.notFoundPage(
+        html: WebPageShell.notFoundPage(
           path: path, reason: error.description, appTitle: app.title, base: base))
     }
     await session.waitForAppearance(timeout: appearanceWait)
@@ -430,111 +263,27 @@ public final class WebSessionRegistry {
     }
   }
 
-  /// Makes sure session `id` is here in the state of the page's newest resume token: the
-  /// session this server holds if it shows what the token says, else one rebuilt from the
-  /// token — the stack from its path through the main flow (as a deep link), then each
-  /// screen's selection and the alert. The caller then attaches the page's socket.
-  ///
-  /// A session held here may be behind the page: it served the page, and the page then went
-  /// on on another node that died. A token numbered higher than the session's newest
-  /// (``WebSession/resumeCounter``) is what the page last showed, so it wins; one numbered no
-  /// higher is older than the session (replayed, or the page missed the newest token), and
-  /// the session stays as it is (``ResumeOutcome/superseded``).
-  ///
-  /// The token never names the browser: it carries a keyed proof of it, and the session
-  /// belongs to the browser presenting it (`client`, from the request's cookie) only if the
-  /// proof is that browser's. A token shown by another browser is refused
-  /// (``WebResumeError/otherClient``): a page read by someone else opens nothing of its
-  /// browser's data.
-  ///
-  /// - Parameters:
-  ///   - id: The session the page asks for.
-  ///   - token: The page's newest resume token.
-  ///   - client: The browser presenting it, as its cookie names it.
-  ///   - address: The network address presenting it, if known: a session rebuilt for it
-  ///     counts against ``sessionsPerAddress``.
-  /// - Returns: Whether the session was here already or rebuilt, or why the token was refused.
-  public func resume(
-    _ id: String, token: String, client: WebClient = WebClient(), address: String? = nil
-  ) async -> ResumeOutcome {
-    guard let verifier = resumeSigner ?? pageSigner else {
-      return sessions[id] != nil ? .held : .refused(.notEnabled)
-    }
-    var state: WebResumeState
-    do {
-      state = try verifier.verify(token, now: tokenTime())
-    } catch {
-      // A held session's page reconnects at any age: its token may have expired (a page
-      // that sat on one screen past the grace period's signer without a refresh), but the
-      // session it names is here, and the socket still has to show its secret.
-      if error == .expired, let held = sessions[id], held.session.client == client {
-        return .held
-      }
-      return .refused(error)
-    }
-    guard state.sessionID == id else { return .refused(.otherSession) }
-    guard verifier.proves(state, belongTo: client.id) else { return .refused(.otherClient) }
-    state.client = client.id
-    if let held = sessions[id] {
-      if held.session.resumeState.showsSamePage(as: state) { return .held }
-      // A token no newer than the session held here is a page behind it (it missed the
-      // newest token) or a replay: either way the session is not rolled back to it.
-      if state.counter <= held.session.resumeCounter { return .superseded }
-      held.expiry?.cancel()
-      held.session.close()
-      sessions[id] = nil
-    }
-    guard sessions.count + reserved < capacity else { return .refused(.full) }
-    guard withinBudget(address: address, client: client) else { return .refused(.overBudget) }
-    reserved += 1
-    if let address { reservedByAddress[address, default: 0] += 1 }
-    let made = await makeSession(id: id, path: state.path, client: client)
-    reserved -= 1
-    if let address {
-      let left = reservedByAddress[address, default: 1] - 1
-      reservedByAddress[address] = left > 0 ? left : nil
-    }
-    guard case .success(let session) = made else { return .refused(.unknownPath) }
-    sessions[id]?.address = address
-    session.restore(state)
-    session.holdMessagesUntilAppeared()
-    await session.waitForAppearance(timeout: appearanceWait)
-    return .rebuilt
-  }
-
-  /// What ``resume(_:token:client:address:)`` did.
-  public enum ResumeOutcome: Equatable, Sendable {
-    /// The session was here, showing what the token says: nothing changed.
-    case held
-    /// The session was rebuilt from the token (it was elsewhere, or here but behind).
-    case rebuilt
-    /// The session is here and newer than the token (whose ``WebResumeState/counter`` is no
-    /// higher than the session's): its state was refused, and the session goes on as it is.
-    /// A page presenting it is redrawn with what the session shows.
-    case superseded
-    /// The token was refused; no session was made or changed.
-    case refused(WebResumeError)
-  }
-
-  /// Whether `address` and `client` may have one more session: each holds fewer than its
-  /// budget (sessions, claimed or not, and pages being drawn).
-  private func withinBudget(address: String?, client: WebClient) -> Bool {
-    if let address {
-      let held =
-        sessions.values.count { $0.address == address } + reservedByAddress[address, default: 0]
-      if held >= sessionsPerAddress { return false }
-    }
-    if let id = client.id {
-      if sessions.values.count(where: { $0.session.client.id == id }) >= sessionsPerClient {
-        return false
-      }
-    }
-    return true
+  /// Why `address` and `client` may not have one more session (``SessionAdmission``), given
+  /// the sessions held here; `waiting` for a page load, which its address's pages waiting for
+  /// their socket count against.
+  func admissionRefusal(address: String?, client: WebClient, waiting: Bool)
+    -> SessionAdmission.Refusal?
+  {
+    admission.refusal(
+      open: sessions.count,
+      heldByAddress: address.map { address in sessions.values.count { $0.address == address } },
+      heldByClient: client.id.map { id in
+        sessions.values.count(where: { $0.session.client.id == id })
+      },
+      waitingAtAddress: waiting
+        ? address.map { address in sessions.values.count { $0.unclaimedAddress == address } }
+        : nil,
+      address: address)
   }
 
   /// A new session showing `path`, registered under `id`; or why no screen shows `path`.
   /// Two pages racing to resume one session both end up with the first one made.
-  private func makeSession(id: String, path: String, client: WebClient) async -> Result<
+  func makeSession(id: String, path: String, client: WebClient) async -> Result<
     WebSession, NavigationError
   > {
     let made: (session: WebSession, track: (@escaping ([AnyObject]) -> Void) -> ObservationToken)
@@ -703,19 +452,4 @@ public final class WebSessionRegistry {
     }.joined()
   }
 
-  static func notFoundPage(
-    path: String, reason: String, appTitle: String, base: String = ""
-  ) -> String {
-    """
-    <!doctype html>
-    <html lang="en"><head><meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <link rel="icon" href="data:,">
-    <title>Not found · \(HTMLEscaping.text(appTitle))</title>
-    <link rel="stylesheet" href="\(HTMLEscaping.attribute(base))/tether.css">
-    </head><body><div id="app"><header><h1>Page not found</h1></header>
-    <main><p>\(HTMLEscaping.text(path)): \(HTMLEscaping.text(reason))</p>
-    <p><a href="\(HTMLEscaping.attribute(base))/">Go to the home page</a></p></main></div></body></html>
-    """
-  }
 }
