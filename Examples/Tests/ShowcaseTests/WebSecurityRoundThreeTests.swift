@@ -199,9 +199,9 @@ extension EndToEnd {
       let tab = try page.attach(port: showcase.port, from: "127.0.0.41", receiveBuffer: 4_096)
       try await Checks.waitForConnected(port: showcase.port, 2)
       for text in Self.filterSwitches(40) { try tab.sendText(text) }
-      // Time for the switches to be handled (at the socket's rate of 50 a second) before the
-      // close, which the server reads at once.
-      try await Task.sleep(for: .seconds(2))
+      // The close goes once the server is writing the whole list to a tab that reads nothing:
+      // its receive buffer has filled with what the server sent.
+      await expectEventually(timeout: .seconds(30)) { tab.waitingBytes() >= 2_048 }
       try tab.sendFrame(opcode: 0x8, [0x03, 0xE8])  // close, 1000
       // The server cannot write its answer; it must end the connection anyway.
       try await Checks.waitForConnected(port: showcase.port, 1)
@@ -231,19 +231,23 @@ extension EndToEnd {
       }
       // Meanwhile another visitor loads its own page, ten times, on a thread of its own.
       let visits = Shared<[Duration]?>(nil)
-      Thread.detachNewThread {
-        var times: [Duration] = []
-        for _ in 0..<10 {
-          let start = ContinuousClock.now
-          let visit = try? RawHTTPResponse.get("/todos", port: port, from: "127.0.0.78")
-          times.append(visit?.status == 200 ? .now - start : .seconds(3_600))
+      let visited = Task.detached {
+        await withCheckedContinuation { (done: CheckedContinuation<[Duration], Never>) in
+          Thread.detachNewThread {
+            var times: [Duration] = []
+            for _ in 0..<10 {
+              let start = ContinuousClock.now
+              let visit = try? RawHTTPResponse.get("/todos", port: port, from: "127.0.0.78")
+              times.append(visit?.status == 200 ? .now - start : .seconds(3_600))
+            }
+            visits.set(times)
+            done.resume(returning: times)
+          }
         }
-        visits.set(times)
       }
       var read = 0
       while visits.value == nil, (try? tab.next()) != nil { read += 1 }
-      while visits.value == nil { try await Task.sleep(for: .milliseconds(20)) }
-      let slowest = visits.value?.max() ?? .zero
+      let slowest = await visited.value.max() ?? .zero
       print(
         "figure: a visitor's slowest of 10 page loads beside a tab switching its list's filters "
           + "(\(read) messages read meanwhile): \(slowest)")

@@ -227,6 +227,16 @@ final class StalledSocket {
   /// Its sending side, which another thread may use while this one reads.
   var writer: SocketWriter { SocketWriter(descriptor: descriptor) }
 
+  /// How many bytes the server has sent that wait unread in this socket's receive buffer,
+  /// read without taking them.
+  func waitingBytes() -> Int {
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    let count = chunk.withUnsafeMutableBytes {
+      recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+    }
+    return max(0, count) + buffer.count
+  }
+
   /// Sends one masked text frame.
   func sendText(_ text: String) throws { try writer.sendText(text) }
 
