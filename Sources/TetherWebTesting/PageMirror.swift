@@ -121,6 +121,16 @@ struct PageMirror {
         }
       case .remove(let id):
         found = tree.replaceNode(id, with: [])
+      case .move(let parent, let child, let after):
+        found = tree.updateNode(parent) { node in
+          guard case .element(var element) = node,
+            let from = element.children.firstIndex(where: { $0.id == child })
+          else { return }
+          let moved = element.children.remove(at: from)
+          let index = after.isEmpty ? nil : element.children.firstIndex { $0.id == after }
+          element.children.insert(moved, at: index.map { $0 + 1 } ?? 0)
+          node = .element(element)
+        }
       case .value(let id, let value, let acknowledged):
         found = tree.find(id) != nil
         // Typing newer than the model's value stays, as on a page.
@@ -247,12 +257,13 @@ private enum WirePatch: Decodable {
   case attribute(id: String, name: String, value: String?)
   case insert(parent: String, after: String, html: String)
   case remove(id: String)
+  case move(parent: String, child: String, after: String)
   case value(id: String, value: HTMLPatch.FieldValue, acknowledged: Int)
 
   var id: String {
     switch self {
     case .replace(let id, _), .children(let id, _), .text(let id, _), .attribute(let id, _, _),
-      .insert(let id, _, _), .remove(let id), .value(let id, _, _):
+      .insert(let id, _, _), .remove(let id), .move(let id, _, _), .value(let id, _, _):
       id
     }
   }
@@ -274,6 +285,9 @@ private enum WirePatch: Decodable {
       let after = try record.decode(String.self)
       self = .insert(parent: id, after: after, html: try record.decode(String.self))
     case "d": self = .remove(id: id)
+    case "m":
+      let child = try record.decode(String.self)
+      self = .move(parent: id, child: child, after: try record.decode(String.self))
     case "v":
       let value: HTMLPatch.FieldValue
       if let checked = try? record.decode(Bool.self) {

@@ -93,7 +93,7 @@ import Testing
       ])
   }
 
-  @Test func rowsAddedOrDeletedTravelAloneAndAMoveReplacesTheChildren() {
+  @Test func rowsAddedDeletedOrMovedTravelAlone() {
     func list(_ ids: [Int]) -> HTMLNode {
       .element(
         "ul", id: "l", [],
@@ -108,8 +108,8 @@ import Testing
       HTMLPatch.diff(from: list([1, 2, 3]), to: list([1, 3])) == [.remove(id: "r2")])
     #expect(
       HTMLPatch.diff(from: list([1, 2]), to: list([2, 1])) == [
-        .children(id: "l", html: #"<li id="r2">row 2</li><li id="r1">row 1</li>"#)
-      ], "a move: the children again")
+        .move(parent: "l", id: "r2", after: nil)
+      ], "a move: the row alone")
     #expect(
       HTMLPatch.diff(from: list([1]), to: list([2, 3, 4])).first
         == .children(

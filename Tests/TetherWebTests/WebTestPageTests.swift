@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import Tether
 import TetherFlow
-@_spi(HandBuilt) import TetherWeb
+import TetherTesting
 
+@_spi(HandBuilt) @testable import TetherWeb
 @testable import TetherWebTesting
 
 /// A shelf with a search row, tabs, and an action that asks before it archives: the names a
@@ -328,5 +329,62 @@ struct GestureActionTests {
     let ids = flow.model.added
     #expect(ids.count == 2 && Set(ids).count == 2, "\(ids)")
     #expect(ids.allSatisfy { $0?.hasPrefix(page.session.id + "-") == true }, "\(ids)")
+  }
+}
+
+/// Rows that move are moved on the page, not sent again.
+@MainActor
+struct RowMoveTests {
+  private static func list(_ ids: [Int], label: (Int) -> String = { "Row \($0)" }) -> HTMLNode {
+    .element(
+      "div", id: "app", [],
+      [
+        .element(
+          "ul", id: "l", [],
+          ids.map { .element("li", id: "l.k\($0)", [], [.text(label($0))]) })
+      ])
+  }
+
+  @Test func aRowMovedToTheTopIsOneMove() {
+    let before = Self.list(Array(1...100))
+    let after = Self.list([100] + Array(1...99))
+    let patches = HTMLPatch.diff(from: before, to: after)
+    #expect(patches == [.move(parent: "l", id: "l.k100", after: nil)])
+    let json = ServerMessage(patches: patches).json
+    #expect(json == #"{"p":[["m","l","l.k100",""]]}"#)
+    #expect(json.utf8.count < 40, "\(json.utf8.count) B, not the list")
+  }
+
+  /// Random reorders with rows added, removed and changed, from a seeded generator: the
+  /// patches the page applies always give the new list, and rows that kept their order stay.
+  @Test func anyReorderAppliedByThePageGivesTheNewList() throws {
+    var random = SeededRandomNumberGenerator(seed: 7)
+    for round in 0..<200 {
+      let count = Int.random(in: 1...30, using: &random)
+      let old = Array(0..<count)
+      var new = old.filter { _ in Int.random(in: 0..<10, using: &random) > 1 }
+      new.shuffle(using: &random)
+      // Shuffle only part of the time: most real changes move one or two rows.
+      if round % 2 == 0 { new.sort(); if new.count > 2 { new.swapAt(0, new.count - 1) } }
+      for extra in 0..<Int.random(in: 0...3, using: &random) {
+        new.insert(100 + extra, at: Int.random(in: 0...new.count, using: &random))
+      }
+      let changed = Int.random(in: 0..<count, using: &random)
+      let before = Self.list(old)
+      let after = Self.list(new) { $0 == changed ? "changed" : "Row \($0)" }
+      var page = try PageMirror(document: before.html, path: "/", title: nil, focus: nil)
+      page.apply(ServerMessage(patches: HTMLPatch.diff(from: before, to: after)).json)
+      #expect(page.faults.isEmpty, "round \(round): \(page.faults)")
+      #expect(
+        PageMirror.difference(page: page.tree, kept: after) == nil,
+        "round \(round): \(old) → \(new)")
+    }
+  }
+
+  @Test func theLongestRunThatKeptItsOrderStays() {
+    #expect(HTMLPatch.longestIncreasingRun([]) == [])
+    #expect(HTMLPatch.longestIncreasingRun([3, 0, 1, 2]) == [1, 2, 3])
+    #expect(HTMLPatch.longestIncreasingRun([0, 1, 2]) == [0, 1, 2])
+    #expect(HTMLPatch.longestIncreasingRun([2, 1, 0]).count == 1)
   }
 }

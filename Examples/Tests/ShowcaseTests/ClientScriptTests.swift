@@ -196,6 +196,15 @@ extension EndToEnd {
         let items = try await browser.run(
           "return [...document.querySelectorAll('#list li')].map((e) => e.id).join(' ')")
         #expect(items as? String == "list.z list.a list.c")
+        // A row moves alone: after another, then first.
+        try await browser.run(#"__socket().receive({ p: [["m", "list", "list.z", "list.c"]] })"#)
+        let moved = try await browser.run(
+          "return [...document.querySelectorAll('#list li')].map((e) => e.id).join(' ')")
+        #expect(moved as? String == "list.a list.c list.z")
+        try await browser.run(#"__socket().receive({ p: [["m", "list", "list.c", ""]] })"#)
+        let first = try await browser.run(
+          "return [...document.querySelectorAll('#list li')].map((e) => e.id).join(' ')")
+        #expect(first as? String == "list.c list.a list.z")
         try await browser.run(#"__socket().receive({ p: [["a", "s1.2", "disabled"]] })"#)
         let disabled = try await browser.run("return document.getElementById('s1.2').disabled")
         #expect(disabled as? Bool == false, "an attribute patch with no value removes it")

@@ -14,6 +14,9 @@ public enum HTMLPatch: Equatable, Sendable {
   case insert(parent: String, after: String?, html: String)
   /// Remove the element `id`: a row deleted from a list.
   case remove(id: String)
+  /// Move the child `id` of element `parent` right after its child `after`, or first when
+  /// `after` is `nil`: a row moved in a list, without sending it or the others again.
+  case move(parent: String, id: String, after: String?)
   /// Set the live value of the field `id` — what a person types or ticks — because the model
   /// changed it on purpose (a field cleared after submit). A page that has typed in the field
   /// since the model's newest acknowledged edit keeps its own text (TetherFlow's
@@ -42,15 +45,16 @@ public enum HTMLPatch: Equatable, Sendable {
   public var targetID: String {
     switch self {
     case .replace(let id, _), .children(let id, _), .text(let id, _), .attribute(let id, _, _),
-      .value(let id, _, _), .insert(let id, _, _), .remove(let id):
+      .value(let id, _, _), .insert(let id, _, _), .remove(let id), .move(let id, _, _):
       id
     }
   }
 
   /// The patches that turn the page `old` into `new`, smallest first: an attribute or a text
-  /// changes in place; children added or removed with the others kept in order are inserted or
-  /// removed one by one; children whose ids changed otherwise are replaced together; an element
-  /// whose tag or id changed is replaced whole.
+  /// changes in place; keyed children added, removed or moved are inserted, removed or moved
+  /// one by one (the fewest moves: the children in the longest run that kept its order stay);
+  /// children whose ids changed otherwise are replaced together; an element whose tag or id
+  /// changed is replaced whole.
   ///
   /// - Parameters:
   ///   - old: The page the browser has.
@@ -124,10 +128,9 @@ public enum HTMLPatch: Equatable, Sendable {
     }
   }
 
-  /// Inserts and removals that turn `before`'s children into `after`'s when every child is an
-  /// element with a unique id and the children both keep stay in the same order (rows added,
-  /// or rows deleted, not moved); `nil` otherwise. Returns the patches and the kept pairs to
-  /// diff in turn.
+  /// Inserts, removals and moves that turn `before`'s children into `after`'s when every child
+  /// is an element with a unique id and most of them stay; `nil` otherwise. Returns the patches
+  /// and the kept pairs to diff in turn.
   private static func keyedChanges(
     from before: HTMLNode.Element, to after: HTMLNode.Element
   ) -> (patches: [HTMLPatch], kept: [(HTMLNode, HTMLNode)])? {
@@ -141,20 +144,56 @@ public enum HTMLPatch: Equatable, Sendable {
     guard oldSet.count == oldIDs.count, newSet.count == newIDs.count else { return nil }
     let keptOld = before.children.filter { newSet.contains($0.id ?? "") }
     let keptNew = after.children.filter { oldSet.contains($0.id ?? "") }
-    guard keptOld.map(\.id) == keptNew.map(\.id) else { return nil }  // a move
     // Only worth it when most children stay: otherwise one replacement is smaller.
     guard keptNew.count * 2 >= after.children.count else { return nil }
     var patches: [HTMLPatch] = []
     for child in before.children where !newSet.contains(child.id ?? "") {
       patches.append(.remove(id: child.id ?? ""))
     }
+    // The kept children that stay where they are: the longest run of them in the old order;
+    // every other kept child moves, each right after the child before it in the new order.
+    let oldPosition = Dictionary(
+      uniqueKeysWithValues: keptOld.enumerated().map { ($1.id ?? "", $0) })
+    let staying = longestIncreasingRun(keptNew.map { oldPosition[$0.id ?? ""] ?? 0 })
+    var keptIndex = 0
     var previous: String?
     for child in after.children {
-      if !oldSet.contains(child.id ?? "") {
+      let id = child.id ?? ""
+      if !oldSet.contains(id) {
         patches.append(.insert(parent: after.id, after: previous, html: child.html))
+      } else {
+        if !staying.contains(keptIndex) {
+          patches.append(.move(parent: after.id, id: id, after: previous))
+        }
+        keptIndex += 1
       }
-      previous = child.id
+      previous = id
     }
-    return (patches, Array(zip(keptOld, keptNew)))
+    let oldByID = Dictionary(uniqueKeysWithValues: keptOld.map { ($0.id ?? "", $0) })
+    return (patches, keptNew.compactMap { new in oldByID[new.id ?? ""].map { ($0, new) } })
+  }
+
+  /// The positions in `values` of one longest strictly increasing run (patience sorting,
+  /// O(n log n)).
+  static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
+    var tails: [Int] = []  // positions in `values` of the smallest tail of each length
+    var previous = [Int](repeating: -1, count: values.count)
+    for (index, value) in values.enumerated() {
+      var low = 0
+      var high = tails.count
+      while low < high {
+        let middle = (low + high) / 2
+        if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+      }
+      if low > 0 { previous[index] = tails[low - 1] }
+      if low == tails.count { tails.append(index) } else { tails[low] = index }
+    }
+    var run: Set<Int> = []
+    var index = tails.last ?? -1
+    while index >= 0 {
+      run.insert(index)
+      index = previous[index]
+    }
+    return run
   }
 }

@@ -152,7 +152,7 @@ public struct Attribute: Equatable, Sendable {
 
   /// Any attribute. `id`, `on…` handlers and the fields' live state (`value`, `checked`,
   /// `data-ack`, `data-version`) are the library's: they are left out. An address attribute
-  /// (`href`, `src`, `action`, `formaction`, …) follows ``href(_:)``'s rule.
+  /// (`href`, `src`, `action`, `formaction`, …) follows the rule of `.href`.
   public static func attribute(_ name: String, _ value: String) -> Attribute {
     Attribute(name, value)
   }
@@ -193,7 +193,7 @@ public struct Attribute: Equatable, Sendable {
     Attribute("href", path.description, trusted: true)
   }
 
-  /// An image's address. Besides what ``href(_:)`` allows, an inline raster image
+  /// An image's address. Besides what `.href` allows, an inline raster image
   /// (`data:image/png;…`, `jpeg`, `gif`, `webp`) is written; any other scheme is left out.
   public static func src(_ url: String) -> Attribute { Attribute("src", url) }
 
@@ -261,7 +261,7 @@ extension Markup {
     on(.submit, .value(action))
   }
 
-  /// Sends the action `make` makes of Enter's gesture (see ``onClick(_:)-(WebGesture?)->Action``):
+  /// Sends the action `make` makes of Enter's gesture (see `onClick` with a closure):
   ///
   /// ```swift
   /// textField(model.newTitle, label: "New todo").onSubmit { .add(gesture: $0) }

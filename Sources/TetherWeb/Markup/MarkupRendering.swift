@@ -43,8 +43,8 @@ public protocol WebScreen: AnyObject {
   ///
   /// An action that needs the page's gesture — an input that creates something takes its id,
   /// so a gesture the page sends again after a reconnect creates nothing twice — carries it:
-  /// the markup makes it with ``Markup/onSubmit(_:)-(WebGesture?)->Action`` or
-  /// ``Markup/onClick(_:)-(WebGesture?)->Action``.
+  /// the markup makes it with `onSubmit { … }` or
+  /// `onClick { … }`, whose closure is given the gesture.
   ///
   /// - Parameter action: What the gesture meant.
   func handle(_ action: Action)

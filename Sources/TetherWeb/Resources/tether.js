@@ -228,6 +228,7 @@
     a: ["id", "name", "value"],   // set an attribute; no value removes it
     i: ["id", "after", "html"],   // insert after the child `after` ("" for first)
     d: ["id"],                    // remove the element
+    m: ["id", "child", "after"],  // move its child right after `after` ("" for first)
     v: ["id", "value", "ack"],    // a field's live value, as of the edit `ack`
   };
   function named(record) {
@@ -278,6 +279,14 @@
           break;
         }
         case "d": element.remove(); break;
+        case "m": {
+          const child = document.getElementById(patch.child);
+          if (!child || child.parentNode !== element) break;
+          const after = patch.after ? document.getElementById(patch.after) : null;
+          if (after && after.parentNode === element) after.after(child);
+          else element.prepend(child);
+          break;
+        }
         case "v":
           // The model changed the field on purpose; newer typing than it had seen stays.
           element.dataset.ack = patch.ack;

@@ -24,7 +24,7 @@ private struct ClientWire: Decodable {
 ///
 /// The page numbers its gestures and keeps each until the session acknowledges it (a
 /// ``ServerMessage/acknowledged`` number at or above it), which happens only once what the
-/// gesture started is kept (``WebView/isSettled``). A page whose socket closed sends its
+/// gesture started is kept (every view model on the stack settled: TetherFlow's `SettlingViewModel`). A page whose socket closed sends its
 /// unacknowledged gestures again on its next connection, to this server or to another one that
 /// rebuilt the session: a session skips a number it has handled, and a rebuilt session applies
 /// it again, so what a gesture writes must be idempotent (``WebGesture``).
@@ -288,7 +288,8 @@ public struct ServerMessage: Equatable, Sendable {
   /// first: `["r", id, html]` replaces an element, `["c", id, html]` its children,
   /// `["t", id, text]` sets its text, `["a", id, name, value]` sets an attribute (with no
   /// value, removes it), `["i", parent, after, html]` inserts after the child `after` (`""`
-  /// for first), `["d", id]` removes an element, `["v", id, value, acknowledged]` sets a
+  /// for first), `["d", id]` removes an element, `["m", parent, id, after]` moves the child
+  /// `id` right after the child `after` (`""` for first), `["v", id, value, acknowledged]` sets a
   /// field's live value. The page's script names the same fields in one table
   /// (`patchFields` in `tether.js`). `"f"` names the element to focus.
   public var json: String {
@@ -315,6 +316,8 @@ public struct ServerMessage: Equatable, Sendable {
     case .insert(let parent, let after, let html):
       "[\"i\",\(quote(parent)),\(quote(after ?? "")),\(quote(html))]"
     case .remove(let id): "[\"d\",\(quote(id))]"
+    case .move(let parent, let id, let after):
+      "[\"m\",\(quote(parent)),\(quote(id)),\(quote(after ?? ""))]"
     case .value(let id, .text(let text), let acknowledged):
       "[\"v\",\(quote(id)),\(quote(text)),\(acknowledged)]"
     case .value(let id, .checked(let checked), let acknowledged):

@@ -41,7 +41,7 @@ public struct WebResumeState: Equatable, Sendable {
     get { snapshot.path }
     set { snapshot.path = newValue }
   }
-  /// Each screen's ``WebView`` restoration key, bottom to top (`nil` for a screen with none).
+  /// Each screen's restoration key (its lists' selected rows and its view model's `RestorableViewModel` value), bottom to top (`nil` for a screen with none).
   public var selections: [String?] {
     get { snapshot.selections }
     set { snapshot.selections = newValue }
