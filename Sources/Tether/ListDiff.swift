@@ -197,9 +197,10 @@ extension Array where Element: Identifiable & Equatable {
 }
 
 /// Marks the members of one longest strictly increasing subsequence of `values`
-/// (patience sorting, O(n log n)).
+/// (patience sorting, O(n log n)): the elements that stay where they are when a list is
+/// reordered (here, and for a page's rows in TetherWeb's `HTMLPatch`).
 @usableFromInline
-internal func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
+package func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
   var tailPositions: [Int] = []  // position in `values` of the smallest tail of each length
   var predecessor = [Int](repeating: -1, count: values.count)
   for (position, value) in values.enumerated() {

@@ -380,11 +380,4 @@ struct RowMoveTests {
         "round \(round): \(old) → \(new)")
     }
   }
-
-  @Test func theLongestRunThatKeptItsOrderStays() {
-    #expect(HTMLPatch.longestIncreasingRun([]) == [])
-    #expect(HTMLPatch.longestIncreasingRun([3, 0, 1, 2]) == [1, 2, 3])
-    #expect(HTMLPatch.longestIncreasingRun([0, 1, 2]) == [0, 1, 2])
-    #expect(HTMLPatch.longestIncreasingRun([2, 1, 0]).count == 1)
-  }
 }

@@ -1,3 +1,5 @@
+import Tether
+
 /// One change to a page the browser applies: the smallest description of how one render
 /// differs from the last.
 public enum HTMLPatch: Equatable, Sendable {
@@ -154,7 +156,7 @@ public enum HTMLPatch: Equatable, Sendable {
     // every other kept child moves, each right after the child before it in the new order.
     let oldPosition = Dictionary(
       uniqueKeysWithValues: keptOld.enumerated().map { ($1.id ?? "", $0) })
-    let staying = longestIncreasingRun(keptNew.map { oldPosition[$0.id ?? ""] ?? 0 })
+    let staying = longestIncreasingSubsequence(keptNew.map { oldPosition[$0.id ?? ""] ?? 0 })
     var keptIndex = 0
     var previous: String?
     for child in after.children {
@@ -162,7 +164,7 @@ public enum HTMLPatch: Equatable, Sendable {
       if !oldSet.contains(id) {
         patches.append(.insert(parent: after.id, after: previous, html: child.html))
       } else {
-        if !staying.contains(keptIndex) {
+        if !staying[keptIndex] {
           patches.append(.move(parent: after.id, id: id, after: previous))
         }
         keptIndex += 1
@@ -171,29 +173,5 @@ public enum HTMLPatch: Equatable, Sendable {
     }
     let oldByID = Dictionary(uniqueKeysWithValues: keptOld.map { ($0.id ?? "", $0) })
     return (patches, keptNew.compactMap { new in oldByID[new.id ?? ""].map { ($0, new) } })
-  }
-
-  /// The positions in `values` of one longest strictly increasing run (patience sorting,
-  /// O(n log n)).
-  static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
-    var tails: [Int] = []  // positions in `values` of the smallest tail of each length
-    var previous = [Int](repeating: -1, count: values.count)
-    for (index, value) in values.enumerated() {
-      var low = 0
-      var high = tails.count
-      while low < high {
-        let middle = (low + high) / 2
-        if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-      }
-      if low > 0 { previous[index] = tails[low - 1] }
-      if low == tails.count { tails.append(index) } else { tails[low] = index }
-    }
-    var run: Set<Int> = []
-    var index = tails.last ?? -1
-    while index >= 0 {
-      run.insert(index)
-      index = previous[index]
-    }
-    return run
   }
 }
