@@ -122,3 +122,66 @@ final class DraftScreen: WebScreen {
     #expect(model.editing == nil)
   }
 }
+
+/// A list whose rows open a detail screen: the list's selection is the page's to keep while
+/// the detail is shown.
+@MainActor
+final class ShelfListModel {
+  struct Book: Identifiable, Equatable { var id: String }
+  let books = ["a", "b", "c", "d"].map(Book.init)
+  weak var navigator: (any Navigator<String>)?
+  func open(_ index: Int) {
+    navigator?.push(Screen(books[index].id, title: "Book", path: ["book", books[index].id]))
+  }
+}
+
+@MainActor
+final class ShelfListScreen: WebScreen {
+  enum Action { case open(Int) }
+  let model: ShelfListModel
+  init(_ model: ShelfListModel) { self.model = model }
+  var body: Markup<Action> {
+    list(model.books, onChoose: { .open($0) }) { book in span { book.id } }
+  }
+  func handle(_ action: Action) {
+    switch action {
+    case .open(let index): model.open(index)
+    }
+  }
+}
+
+@MainActor
+final class BookScreen: WebScreen {
+  let id: String
+  init(_ id: String) { self.id = id }
+  var body: Markup<Never> { p(.class("book")) { id } }
+}
+
+@MainActor
+final class ShelfListFlow: FlowController {
+  let model = ShelfListModel()
+  func start(on navigator: any Navigator<String>) -> Screen<String> {
+    model.navigator = navigator
+    return Screen("shelf", title: "Shelf", owner: self)
+  }
+}
+
+@MainActor
+@Suite struct ListSelectionAcrossScreensTests {
+  @Test func aListKeepsItsSelectionWhileAScreenIsPushedOverIt() async throws {
+    let flow = ShelfListFlow()
+    let app = WebApp(title: "Books", rootFlow: { flow }) { screen -> any WebScreen in
+      screen.destination == "shelf" ? ShelfListScreen(flow.model) : BookScreen(screen.destination)
+    }
+    let page = try await WebTestPage(app: app)
+    defer { page.close() }
+    try await page.press(.arrowDown)
+    try await page.press(.arrowDown)
+    #expect(try page.text("[aria-selected=true]") == "c")
+    try await page.press(.enter)
+    try await page.waitFor("p.book")
+    try await page.navigate(to: "/")
+    try await page.waitFor("[role=listbox]")
+    #expect(try page.text("[aria-selected=true]") == "c", "Back finds the row it left")
+  }
+}

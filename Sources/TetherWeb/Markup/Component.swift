@@ -51,10 +51,15 @@ final class ComponentState {
   private var token: ObservationToken?
   private unowned let store: MarkupStore
 
+  /// The controls of the screen the component is in: its lists keep their state with the
+  /// screen when the component is rendered again alone.
+  private let screenControls: ControlStates?
+
   init(name: String, caches: [String], store: MarkupStore) {
     self.name = name
     self.caches = caches
     self.store = store
+    screenControls = store.screenControls
     registered = WebRenderContext(store: store)
   }
 
@@ -87,7 +92,10 @@ final class ComponentState {
   private func run() {
     registered.reset()
     let old = node
+    let outer = store.screenControls
+    store.screenControls = screenControls ?? outer
     node = render(registered)
+    store.screenControls = outer
     // Outside a page render the component changed alone: the session patches the page.
     if !store.isRendering { store.componentChanged(self, from: old) }
   }

@@ -321,9 +321,15 @@ final class MarkupStore {
     return state
   }
 
-  /// The state of the control `id` (a list's selection), kept while the control stands, or a
+  /// The controls of the screen being rendered, kept with the screen (``ControlStates``):
+  /// set by the screen around its render.
+  var screenControls: ControlStates?
+
+  /// The state of the control `id` (a list's selection), kept while the control stands — with
+  /// its screen, when one is rendering, so a screen pushed over it takes nothing away — or a
   /// new one from `make`.
   func control<State: AnyObject>(_ id: String, make: () -> State) -> State {
+    if let screenControls { return screenControls.state(id, make: make) }
     if let state = fields[id]?.state as? State {
       fields[id]?.generation = generation
       return state
@@ -542,5 +548,33 @@ final class ChoiceState: FieldState {
   /// changes nothing.
   func chose(_ index: Int, sequence: Int) {
     choose(index, sequence)
+  }
+}
+
+/// The controls with state of their own (a list's selection) one screen drew, kept with the
+/// screen: a screen under another is not drawn, and its controls must not go with the page's
+/// render. A control the screen's render no longer draws is dropped.
+@MainActor
+final class ControlStates {
+  private var states: [String: (state: AnyObject, generation: Int)] = [:]
+  private var generation = 0
+
+  /// The state of control `id`, or a new one from `make`.
+  func state<State: AnyObject>(_ id: String, make: () -> State) -> State {
+    if let state = states[id]?.state as? State {
+      states[id]?.generation = generation
+      return state
+    }
+    let state = make()
+    states[id] = (state, generation)
+    return state
+  }
+
+  /// Ends one render of the screen: forgets the controls it did not draw.
+  func endRender() {
+    if states.contains(where: { $0.value.generation != generation }) {
+      states = states.filter { $0.value.generation == generation }
+    }
+    generation &+= 1
   }
 }

@@ -18,6 +18,8 @@ final class MountedScreen: WebView {
   private var renderedID: String?
   /// List selections of a token, by name under the screen's id, until their lists are drawn.
   private var pendingSelections: [String: String] = [:]
+  /// The state of the screen's lists, kept while the screen is on the stack (drawn or not).
+  private let controls = ControlStates()
 
   init(_ screen: any WebScreen, viewModels: [AnyObject]) {
     self.screen = screen
@@ -42,7 +44,11 @@ final class MountedScreen: WebView {
     let own = WebRenderContext(store: context.store)
     for (name, key) in pendingSelections { context.store.restoreSelection(id + name, key) }
     pendingSelections.removeAll()
+    let outer = context.store.screenControls
+    context.store.screenControls = controls
     let node = Self.render(screen, id: id, in: own)
+    context.store.screenControls = outer
+    controls.endRender()
     rendered = own
     renderedID = id
     context.adopt(own)
