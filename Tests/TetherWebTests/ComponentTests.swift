@@ -189,3 +189,51 @@ final class BoardFlow: FlowController {
     #expect(flow.model.added == ["Ann"])
   }
 }
+
+/// A row kept by its key that reads the view model beside it: the debug build's check.
+@MainActor
+final class LeakyRowsScreen: WebScreen {
+  let model: BoardModel
+  init(_ model: BoardModel) { self.model = model }
+
+  var body: Markup<Never> {
+    ul {
+      ForEach(model.rows) { row in
+        Cached(row) { li { "\(row.name) \(self.model.badge)" } }
+      }
+    }
+  }
+}
+
+@MainActor
+@Suite(.serialized) struct CachedContentCheckTests {
+  @Test func aCachedRowThatReadsBesideItsKeyIsNamedInADebugBuild() throws {
+    var messages: [String] = []
+    let failure = CachedContentCheck.failure
+    CachedContentCheck.failure = { messages.append($0) }
+    defer { CachedContentCheck.failure = failure }
+    let model = BoardModel()
+    let store = MarkupStore()
+    var node: HTMLNode?
+    let token = observe {
+      node = MountedScreen(LeakyRowsScreen(model), viewModels: []).render(
+        id: "s1", in: WebRenderContext(store: store))
+    }
+    defer { token.cancel() }
+    #expect(node != nil)
+    #if DEBUG
+      #expect(messages.count == model.rows.count, "\(messages)")
+      #expect(messages.first?.contains("beside its key") == true)
+    #else
+      #expect(messages.isEmpty, "the check is a debug build's")
+    #endif
+    // The same rows with the read in a component of their own: nothing to say.
+    messages.removeAll()
+    let fine = observe {
+      _ = MountedScreen(BoardScreen(model), viewModels: []).render(
+        id: "s2", in: WebRenderContext(store: store))
+    }
+    defer { fine.cancel() }
+    #expect(messages.isEmpty)
+  }
+}

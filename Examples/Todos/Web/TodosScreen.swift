@@ -52,8 +52,7 @@ final class TodosScreen: WebScreen {
         label { "Mark all as complete" }.onClick(.setAllCompleted(!todos.allCompleted))
         ul(.class("todo-list")) {
           ForEach(todos.rows) { row in
-            // A row is drawn again only when it changes. A keystroke draws none: a field
-            // observes its text alone.
+            // A row is drawn again only when it changes: a keystroke draws none.
             Cached(row) { self.item(row) }
           }
         }
@@ -92,9 +91,12 @@ final class TodosScreen: WebScreen {
         button(.class("destroy"), .ariaLabel("Delete \(row.title)")).onClick(.destroy(id: row.id))
       }
       if row.isEditing {
-        textField(todos.editTitle, label: "Edit todo", .class("edit"))
-          .onSubmit(.commitEdit).onCancel(.cancelEdit).onBlur(.commitEdit)
-          .focused(todos.focus == .edit(row.id))
+        // Focus is not the row's: the field follows it on its own.
+        Component {
+          textField(self.todos.editTitle, label: "Edit todo", .class("edit"))
+            .onSubmit(.commitEdit).onCancel(.cancelEdit).onBlur(.commitEdit)
+            .focused(self.todos.focus == .edit(row.id))
+        }
       }
     }
   }

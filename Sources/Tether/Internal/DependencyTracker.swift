@@ -38,6 +38,8 @@ internal final class DependencyTracker: @unchecked Sendable {
   private var runs: UInt64 = 0
   /// Waiting in the queue for the next flush.
   private(set) var isDirty = false
+  /// How many reads this tracker has recorded, ever: what ``trackedReads(_:)`` counts.
+  private(set) var reads = 0
   private(set) var isCancelled = false
 
   /// Above this many dependencies, reads are found through `positions`.
@@ -82,6 +84,7 @@ internal final class DependencyTracker: @unchecked Sendable {
 
   private func record(_ list: ObserverListBase) {
     if isCancelled { return }
+    reads &+= 1
     if let position = position(of: list) {
       dependencies[position].lastRead = runs
       return
@@ -224,4 +227,15 @@ package func untracked<T>(_ body: () throws -> T) rethrows -> T {
   tether_set_current_tracker(nil)
   defer { tether_set_current_tracker(outer) }
   return try body()
+}
+
+/// Runs `body` and says how many reads of Tether properties the `observe { }` run on this
+/// thread recorded during it (0 outside a run): for a view layer that checks, in a debug
+/// build, that content it keeps by a key reads nothing beside that key.
+package func trackedReads<T>(_ body: () throws -> T) rethrows -> (value: T, reads: Int) {
+  guard let pointer = tether_get_current_tracker() else { return (try body(), 0) }
+  let tracker = Unmanaged<DependencyTracker>.fromOpaque(pointer).takeUnretainedValue()
+  let before = tracker.reads
+  let value = try body()
+  return (value, tracker.reads &- before)
 }

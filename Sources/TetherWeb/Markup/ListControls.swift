@@ -84,8 +84,8 @@ private final class ListState<Row: Identifiable & Equatable> {
   var select: ((Int) -> Void)?
   private(set) lazy var view = ListView<Row>(
     rows: rows, format: { _ in [] },
-    onSelectionChange: { [unowned self] index in select?(index) },
-    onChoose: { [unowned self] index in choose(index) })
+    onSelectionChange: { [weak self] index in self?.select?(index) },
+    onChoose: { [weak self] index in self?.choose(index) })
 }
 
 // Shared, so lists that render the same attributes share one array.

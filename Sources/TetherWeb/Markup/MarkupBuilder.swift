@@ -115,11 +115,28 @@ extension HTMLNode {
 /// ```
 ///
 /// The key must hold everything the content shows: what `content` reads beside its key (a
-/// property of the view model) does not render it again while the key is unchanged. The
-/// content's gestures, focus and fields are kept with it.
+/// property of the view model) would not render it again while the key is unchanged, so a
+/// debug build stops at such a read, naming the content. Read it outside and put it in the key,
+/// or show it in a ``Component(_:)`` (which observes its own reads). The content's gestures,
+/// focus and fields are kept with it.
 @MainActor
 public func Cached<Key: Hashable, Action>(
   _ key: Key, @MarkupBuilder<Action> content: @escaping () -> Markup<Action>
 ) -> Markup<Action> {
   Markup(nodes: [.cached(AnyHashable(key), content)], isSingleExpression: true)
+}
+
+/// The debug build's check that ``Cached(_:content:)`` content reads nothing beside its key.
+@MainActor
+enum CachedContentCheck {
+  /// Told the content's name and how many tracked values its build read: by default it stops
+  /// a debug build (a test replaces it to see the check).
+  static var failure: (String) -> Void = { message in assertionFailure(message) }
+
+  static func readOutsideKey(_ name: String, _ reads: Int) {
+    failure(
+      "Cached content \(name) read \(reads) tracked value(s) beside its key: on a cache hit "
+        + "the page would not follow them. Put what it shows in the key, or show it in a "
+        + "Component.")
+  }
 }

@@ -181,12 +181,22 @@ private struct MarkupRenderer<Action> {
       var renderer = MarkupRenderer(
         context: registered, dispatch: dispatch, caches: caches + [name])
       var rendered: [HTMLNode] = []
-      let content = build().nodes
-      if content.count == 1 {
-        renderer.node(content[0], name: name, into: &rendered)
-      } else {
-        renderer.nodes(content, base: name, into: &rendered)
+      // What the content reads beside its key is read only when it is built: on a hit the
+      // page would no longer follow it. A debug build says so (components and bound fields
+      // inside observe their own reads, and are not counted).
+      let (_, reads) = trackedReads {
+        let content = build().nodes
+        if content.count == 1 {
+          renderer.node(content[0], name: name, into: &rendered)
+        } else {
+          renderer.nodes(content, base: name, into: &rendered)
+        }
       }
+      #if DEBUG
+        if reads > 0 { CachedContentCheck.readOutsideKey(name, reads) }
+      #else
+        _ = reads
+      #endif
       context.adopt(registered)
       context.store.keep(name, key: key, nodes: rendered, registered: registered)
       output.append(contentsOf: rendered)
