@@ -82,10 +82,12 @@ private final class ListState<Row: Identifiable & Equatable> {
   let rows = MutableProperty<[Row]>([])
   var choose: (Int) -> Void = { _ in }
   var select: ((Int) -> Void)?
+  // The view is this state's own, and the session reaches a list only through the render that
+  // drew it, whose state its screen keeps: the callbacks never outlive the state.
   private(set) lazy var view = ListView<Row>(
     rows: rows, format: { _ in [] },
-    onSelectionChange: { [weak self] index in self?.select?(index) },
-    onChoose: { [weak self] index in self?.choose(index) })
+    onSelectionChange: { [unowned self] index in select?(index) },
+    onChoose: { [unowned self] index in choose(index) })
 }
 
 // Shared, so lists that render the same attributes share one array.
