@@ -132,8 +132,6 @@ protocol SelectableState: AnyObject {
   var restorationKey: String? { get }
   /// Takes a key; `true` if it did.
   func handle(_ key: ScreenKey) -> Bool
-  /// Brings back a state ``restorationKey`` described.
-  func restore(_ key: String)
 }
 
 // Shared, so rows that render the same attributes share one array instead of each holding a
