@@ -332,6 +332,69 @@ struct GestureActionTests {
   }
 }
 
+/// A screen written as a struct whose markup calls its view model, as a SwiftUI view does.
+@MainActor
+final class ChecklistModel {
+  let draft = MutableProperty("")
+  @Output var added: [String?] = []
+  @Output var done = false
+  @Output var calls: [String] = []
+  func add(id: String?) { added.append(id) }
+  func clear() { calls.append("clear") }
+  func setDone(_ value: Bool) { done = value }
+}
+
+@MainActor
+struct ChecklistScreen: WebScreen {
+  let model: ChecklistModel
+
+  var body: Markup<WebCall> {
+    vstack {
+      textField(model.draft, label: "Item").onSubmit { model.add(id: $0?.id) }
+        .onCancel { model.calls.append("cancel") }.onBlur { model.calls.append("blur") }
+      checkbox(model.done, label: "Done").onChange(model.setDone)
+      button("Clear").onClick(model.clear)
+      p { model.done ? "All done" : "\(model.added.count) added" }
+    }
+  }
+}
+
+@MainActor
+final class ChecklistFlow: FlowController {
+  let model = ChecklistModel()
+  func start(on navigator: any Navigator<ChecklistModel>) -> Screen<ChecklistModel> {
+    Screen(model, title: "Checklist", owner: self)
+  }
+}
+
+@MainActor
+struct WebCallScreenTests {
+  @Test func aStructScreensCallsReachItsViewModelAndItsPageFollows() async throws {
+    let flow = ChecklistFlow()
+    let app = WebApp(title: "Checklist", rootFlow: { flow }) {
+      ChecklistScreen(model: $0.destination)
+    }
+    let page = try await WebTestPage(app: app)
+    defer { page.close() }
+    try await page.type("milk", into: "input[type=text]")
+    try await page.submit("input[type=text]")
+    try await page.submit("input[type=text]")
+    let ids = flow.model.added
+    #expect(ids.count == 2 && Set(ids).count == 2, "\(ids)")
+    #expect(ids.allSatisfy { $0?.hasPrefix(page.session.id + "-") == true }, "\(ids)")
+    #expect(try page.text("p") == "2 added")
+    try await page.cancel("input[type=text]")
+    try await page.blur("input[type=text]")
+    try await page.click(named: "Clear")
+    #expect(flow.model.calls == ["cancel", "blur", "clear"])
+    try await page.check("input[type=checkbox]")
+    #expect(flow.model.done)
+    #expect(try page.text("p") == "All done")
+    try await page.check("input[type=checkbox]", false)
+    #expect(!flow.model.done)
+  }
+}
+
 /// Rows that move are moved on the page, not sent again.
 @MainActor
 struct RowMoveTests {

@@ -23,7 +23,7 @@ public enum ShowcaseWebViews {
     case .entry(let entry): EntryScreen(entry)
     case .greeting(let greeting): GreetingScreen(greeting)
     case .salutations(let picker): SalutationPickerScreen(picker)
-    case .todos(let todos): TodosScreen(todos)
+    case .todos(let todos): TodosScreen(todos: todos)
     }
   }
 }

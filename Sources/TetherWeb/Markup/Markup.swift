@@ -302,10 +302,55 @@ extension Markup {
     mapElements { $0.isFocused = isFocused }
   }
 
-  private func on(_ kind: MarkupEvent, _ action: MarkupAction<Action>) -> Markup {
+  fileprivate func on(_ kind: MarkupEvent, _ action: MarkupAction<Action>) -> Markup {
     mapElements { element in
       element.events.removeAll { $0.kind == kind }
       element.events.append((kind, action))
     }
+  }
+}
+
+extension Markup where Action == WebCall {
+  // Each gesture again with the call's type spelled out: a closure written where a generic
+  // `Action` is expected is not inferred as the main actor's, and would not convert to one.
+
+  /// Runs `call` when the element is clicked (or activated with the keyboard).
+  public func onClick(_ call: @escaping WebCall) -> Markup { on(.click, .value(call)) }
+
+  /// Runs `call` when the element is double-clicked.
+  public func onDoubleClick(_ call: @escaping WebCall) -> Markup {
+    on(.doubleClick, .value(call))
+  }
+
+  /// Runs `call` when Enter is pressed in the field.
+  public func onSubmit(_ call: @escaping WebCall) -> Markup { on(.submit, .value(call)) }
+
+  /// Runs `call` when Escape is pressed in the field.
+  public func onCancel(_ call: @escaping WebCall) -> Markup { on(.cancel, .value(call)) }
+
+  /// Runs `call` when the field takes focus.
+  public func onFocus(_ call: @escaping WebCall) -> Markup { on(.focus, .value(call)) }
+
+  /// Runs `call` when the field loses focus.
+  public func onBlur(_ call: @escaping WebCall) -> Markup { on(.blur, .value(call)) }
+
+  /// Runs `call` with the click's gesture (see `onClick` with a closure making an action):
+  /// an input that creates something takes the gesture's id and creates nothing twice.
+  public func onClick(_ call: @escaping @MainActor (WebGesture?) -> Void) -> Markup {
+    on(.click, .made { gesture in { call(gesture) } })
+  }
+
+  /// Runs `call` with Enter's gesture:
+  ///
+  /// ```swift
+  /// textField(model.newTitle, label: "New todo").onSubmit { model.add(id: $0?.id) }
+  /// ```
+  public func onSubmit(_ call: @escaping @MainActor (WebGesture?) -> Void) -> Markup {
+    on(.submit, .made { gesture in { call(gesture) } })
+  }
+
+  /// Runs `call` with each tick of a checkbox showing a flag the view model derives.
+  public func onChange(_ call: @escaping @MainActor (Bool) -> Void) -> Markup {
+    onChange { value in { call(value) } }
   }
 }

@@ -32,7 +32,7 @@ import TetherFlow
 /// says what else to carry and when its writes are done (TetherFlow's `RestorableViewModel`
 /// and `SettlingViewModel`) — a screen declares none of it.
 @MainActor
-public protocol WebScreen: AnyObject {
+public protocol WebScreen {
   /// What the screen's gestures send.
   associatedtype Action
 
@@ -53,6 +53,31 @@ public protocol WebScreen: AnyObject {
 extension WebScreen where Action == Never {
   /// A screen whose markup sends no action has none to handle.
   public func handle(_ action: Never) {}
+}
+
+/// The action of markup that calls its view model itself, as a SwiftUI button does: a screen
+/// whose body is a `Markup<WebCall>` declares no action type and no ``WebScreen/handle(_:)``
+/// — the session runs the call.
+///
+/// ```swift
+/// struct CounterPage: WebScreen {
+///   let model: CounterViewModel
+///
+///   var body: Markup<WebCall> {
+///     p { "Count: \(model.count)" }
+///     button("Add one").onClick(model.increment)
+///     button("Reset").onClick { model.reset() }
+///   }
+/// }
+/// ```
+///
+/// A typed ``WebScreen/Action`` still suits a screen whose gestures a test or another layer
+/// names; both kinds of screen are rendered and tested alike.
+public typealias WebCall = @MainActor () -> Void
+
+extension WebScreen where Action == WebCall {
+  /// Runs the call the gesture made.
+  @MainActor public func handle(_ call: WebCall) { call() }
 }
 
 extension Markup {

@@ -58,9 +58,9 @@ final class MountedScreen: WebView {
   private static func render<Screen: WebScreen>(
     _ screen: Screen, id: String, in context: WebRenderContext
   ) -> HTMLNode {
-    screen.body.render(id: id, in: context) { [weak screen] action in
-      screen?.handle(action)
-    }
+    // The handlers live in this render's context, which the mounted screen owns beside the
+    // screen: holding the screen adds no cycle.
+    screen.body.render(id: id, in: context) { action in screen.handle(action) }
   }
 
   private var lists: [any SelectableState] { rendered?.selectables ?? [] }

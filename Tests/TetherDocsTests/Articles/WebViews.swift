@@ -59,6 +59,21 @@ enum WebViewsArticle {
     }
   }
 
+  /// The same stepper calling its view model from the markup.
+  @MainActor
+  struct CompactStepper: WebScreen {
+    let model: QuantityViewModel
+
+    var body: Markup<WebCall> {
+      div(.class("stepper")) {
+        button("−", .ariaLabel("Fewer"), .disabled(!model.canDecrease))
+          .onClick(model.decreaseTapped)
+        element("output") { "\(model.quantity)" }
+        button("+", .ariaLabel("More")).onClick { model.increaseTapped() }
+      }
+    }
+  }
+
   /// A total above a list: the total is a component, rendered alone when it changes; the rows
   /// are kept while they are unchanged.
   @MainActor
@@ -164,6 +179,21 @@ enum WebViewsArticle {
       #expect(try page.element("button[aria-label=Fewer]")[attribute: "disabled"] == nil)
       #expect(page.sent.last?.contains(#""2""#) == true, "the change went out as a patch")
       page.close()
+    }
+
+    @Test func theCompactStepperCallsItsViewModel() async throws {
+      let app = WebApp(title: "Shop", rootFlow: { QuantityFlow() }) { screen in
+        switch screen.destination {
+        case .quantity(let model): CompactStepper(model: model)
+        }
+      }
+      let page = try await WebTestPage(app: app)
+      defer { page.close() }
+      try await page.click(named: "More")
+      try await page.click(named: "More")
+      #expect(try page.text(".stepper output") == "3")
+      try await page.click(named: "Fewer")
+      #expect(try page.text(".stepper output") == "2")
     }
 
     @Test func theMenusListTakesTheKeysThroughItsScreen() async throws {

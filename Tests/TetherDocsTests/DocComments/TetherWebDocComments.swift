@@ -110,6 +110,7 @@ enum TetherWebDocComments {
   @MainActor final class CounterViewModel {
     @Output private(set) var count = 0
     func increment() { count += 1 }
+    func reset() { count = 0 }
   }
   @MainActor
   final class CounterScreen: WebScreen {
@@ -128,6 +129,30 @@ enum TetherWebDocComments {
       switch action {
       case .increment: model.increment()
       }
+    }
+  }
+
+  // Sources/TetherWeb/Markup/MarkupRendering.swift: WebCall.
+  @MainActor
+  struct CounterPage: WebScreen {
+    let model: CounterViewModel
+
+    var body: Markup<WebCall> {
+      p { "Count: \(model.count)" }
+      button("Add one").onClick(model.increment)
+      button("Reset").onClick { model.reset() }
+    }
+  }
+
+  // Sources/TetherWeb/Markup/Markup.swift: onSubmit with a call.
+  @MainActor final class AddingModel {
+    let newTitle = MutableProperty("")
+    func add(id: String?) {}
+  }
+  @MainActor struct AddingPage: WebScreen {
+    let model: AddingModel
+    var body: Markup<WebCall> {
+      textField(model.newTitle, label: "New todo").onSubmit { model.add(id: $0?.id) }
     }
   }
 
