@@ -116,7 +116,8 @@ func serve(_ kind: ServedKind) async throws -> Never {
       limits: WebConnectionLimits(maximumConnections: 24_000), logger: logger,
       onRunning: announce, routes: heapRoute)
   case .showcase:
-    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+    let registry = WebSessionRegistry(
+      services: .bundled(thumbnailDelay: .zero), signing: .hmacSHA256)
     let application = ShowcaseWebServer.makeApplication(
       host: "127.0.0.1", port: 0, registry: registry,
       limits: WebConnectionLimits(messageRate: nil), logger: logger, onRunning: announce)
@@ -455,7 +456,7 @@ func runW7(_ bench: Bench, sessions count: Int = 200) async {
     for round in 0..<(2 + bench.repetitions) {
       let before = allocatedBytes() ?? 0
       let registry = WebSessionRegistry(
-        app: benchCounterApp, capacity: count, firstRender: firstRender)
+        app: benchCounterApp, capacity: count, firstRender: firstRender, signing: .hmacSHA256)
       for _ in 0..<count {
         guard case .page(let html, let id) = await registry.page(for: "/") else {
           invalid("\(scenario): no counter page in process")

@@ -8,6 +8,7 @@ import ShowcaseWeb
 import ShowcaseWebServer
 import TetherFlow
 @_spi(HandBuilt) import TetherWeb
+import TetherWebHummingbird
 
 /// W1: what one gesture costs on the wire. A Gallery session at `/gallery` with its 20 photos
 /// loaded gets ArrowDown (the selection moves one row); the figure is the one message it sends,
@@ -27,7 +28,10 @@ func runW1(_ bench: Bench) async {
     note: "\(message.utf8.count) B of JSON + \(messageBytes - message.utf8.count) B header; "
       + String(format: "%.2f %% of the page", 100 * Double(messageBytes) / Double(pageBytes)))
   // Behind a cluster, the same move also carries the session's new signed resume token.
-  guard let signer = WebResumeSigner(key: "tether-bench's cluster key, 32 bytes+") else {
+  guard
+    let key = try? WebResumeKey.hmacSHA256(Array("tether-bench's cluster key, 32 bytes+".utf8)),
+    let signer = WebResumeSigner(keys: [key])
+  else {
     invalid("\(scenario): no signer")
   }
   let (_, resumable) = await oneRowChange(signer: signer, scenario: scenario)
@@ -118,7 +122,8 @@ func runW2(_ bench: Bench, sessions count: Int = 200) async {
   // session once the page is drawn (the socket rebuilds it from the page's token).
   var pages: [Double] = []
   for round in 0..<(2 + bench.repetitions) {
-    let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero), capacity: count)
+    let registry = WebSessionRegistry(
+      services: .bundled(thumbnailDelay: .zero), capacity: count, signing: .hmacSHA256)
     let before = allocatedBytes() ?? 0
     var served = 0
     for _ in 0..<count {
@@ -283,7 +288,7 @@ final class ServedShowcase {
     if let started { return started }
     var logger = Logger(label: "tether-bench-web")
     logger.logLevel = .critical  // a run that ends with the server up logs nothing of it
-    let registry = WebSessionRegistry(services: .bundled())
+    let registry = WebSessionRegistry(services: .bundled(), signing: .hmacSHA256)
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     let application = ShowcaseWebServer.makeApplication(
       host: "127.0.0.1", port: 0, registry: registry, logger: logger,

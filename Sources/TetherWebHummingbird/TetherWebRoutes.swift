@@ -8,6 +8,7 @@
   /// `WebSocketRequestContext`), its own middleware before them, and an optional path prefix.
   ///
   /// ```swift
+  /// let registry = WebSessionRegistry(app: counterApp, signing: .hmacSHA256)
   /// let router = Router(context: AppRequestContext.self)
   /// router.add(middleware: LogRequestsMiddleware(.info))
   /// router.get("api/ping") { _, _ in "pong" }
@@ -23,7 +24,10 @@
   /// `/app/gallery`; the page keeps its address under the prefix). Only these routes get
   /// ``TetherWebServer/securityHeaders`` and the host check (421 for a host `allowedHosts` does
   /// not name); the rest of the app is left as it is. The server must upgrade WebSockets
-  /// through the same router (`.http1WebSocketUpgrade(webSocketRouter:)`).
+  /// through the same router (`.http1WebSocketUpgrade(webSocketRouter:)`). The registry signs
+  /// its pages' tokens and browsers' cookies with `signing: .hmacSHA256` (swift-crypto);
+  /// without it, it holds each page's session until its socket comes and names browsers by
+  /// their id alone.
   ///
   /// What ``TetherWebServer/run(_:host:port:capacity:gracePeriod:appearanceWait:resumeSigner:allowedHosts:limits:logger:onRunning:routes:)``
   /// adds beyond the routes is its own: the connection limits (``WebConnectionLimits``) and

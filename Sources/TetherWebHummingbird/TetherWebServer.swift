@@ -94,7 +94,7 @@
     ) async throws {
       let registry = WebSessionRegistry(
         app: app, capacity: capacity, gracePeriod: gracePeriod, appearanceWait: appearanceWait,
-        resumeSigner: resumeSigner)
+        resumeSigner: resumeSigner, signing: .hmacSHA256)
       try await run(
         registry: registry, host: host, port: port, allowedHosts: allowedHosts, limits: limits,
         logger: logger,

@@ -35,7 +35,8 @@
       }
     }
 
-    @MainActor static func routes(registry: WebSessionRegistry, logger: Logger) {
+    @MainActor static func routes(counterApp: WebApp, logger: Logger) {
+      let registry = WebSessionRegistry(app: counterApp, signing: .hmacSHA256)
       let router = Router(context: AppRequestContext.self)
       router.add(middleware: LogRequestsMiddleware(.info))
       router.get("api/ping") { _, _ in "pong" }

@@ -65,7 +65,7 @@
         GreetingScreen(screen.destination)
       }
       app.stylesheet = stylesheet
-      let registry = WebSessionRegistry(app: app, appearanceWait: .zero)
+      let registry = WebSessionRegistry(app: app, appearanceWait: .zero, signing: .hmacSHA256)
       let router = Router(context: AppRequestContext.self)
       router.add(middleware: AppMiddleware())
       router.get("api/ping") { _, _ in "pong" }
@@ -174,7 +174,7 @@
       let app = WebApp(title: "Root", rootFlow: { GreetingFlow() }) { screen in
         GreetingScreen(screen.destination)
       }
-      let registry = WebSessionRegistry(app: app, appearanceWait: .zero)
+      let registry = WebSessionRegistry(app: app, appearanceWait: .zero, signing: .hmacSHA256)
       let router = Router(context: AppRequestContext.self)
       TetherWebRoutes<AppRequestContext>(registry: registry, logger: Logger(label: "test"))
         .add(to: router)

@@ -44,14 +44,6 @@ import TetherFlow
     #expect(!WebAssets.fitsRawTextElement("a { content: '</STYLE>' }"))
   }
 
-  @Test func theScriptsHashIsItsSHA256InBase64() {
-    // SHA-256 of "abc" (FIPS 180-2's first example), as a policy source.
-    let abc = Data(SHA256.hash(Array("abc".utf8))).base64EncodedString()
-    #expect(abc == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=")
-    let expected = Data(SHA256.hash(Array(WebAssets.script.utf8))).base64EncodedString()
-    #expect(WebAssets.scriptSourceHash == "'sha256-\(expected)'")
-  }
-
   /// An app style sheet whose text would end its `style` element early is linked (served at
   /// `/app.css`) instead of carried: the page is never cut short.
   @Test func anAppStyleSheetThatWouldEndItsElementIsLinked() async throws {

@@ -76,7 +76,7 @@ private final class Settled: WebView {
   }
 
   @Test func aTokenIsSignedOnlyWhenThePageChangedAndNumbersGoOn() throws {
-    let signer = try #require(WebResumeSigner(key: String(repeating: "k", count: 32)))
+    let signer = try #require(WebResumeSigner(testKey: String(repeating: "k", count: 32)))
     let tokens = ResumeTokens(signer: signer)
     var path = "/a"
     let first = tokens.tokenDue(current: { state(0, path: path) }, state: { state($0, path: path) })

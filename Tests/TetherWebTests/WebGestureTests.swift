@@ -153,7 +153,7 @@ final class SavingCounterView: WebView {
 
   @Test func theResumeTokenWaitsForTheGesturesBeforeIt() async throws {
     let counter = SavingCounter()
-    let signer = try #require(WebResumeSigner(key: String(repeating: "k", count: 32)))
+    let signer = try #require(WebResumeSigner(testKey: String(repeating: "k", count: 32)))
     let session = session(counter, signer: signer)
     _ = session.document(script: "/t.js", style: "/t.css")
     var sent: [String] = []

@@ -20,7 +20,7 @@ final class FruitRowsFlow: FlowController {
 /// Finding 5 of the attack run: a page's first token, replayed, rolled a live session back.
 @MainActor
 @Suite struct WebResumeReplayTests {
-  private let signer = WebResumeSigner(key: String(repeating: "k", count: 32))
+  private let signer = WebResumeSigner(testKey: String(repeating: "k", count: 32))
 
   private func registry() throws -> WebSessionRegistry {
     let app = WebApp(title: "Fruit", rootFlow: { FruitRowsFlow() }) { screen in

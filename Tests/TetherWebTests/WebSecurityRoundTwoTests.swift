@@ -333,7 +333,7 @@ enum HTMLEntityDecoding {
   /// Finding 3: the token's payload named the browser's id (the key to its data), and a node
   /// rebuilding a session took the browser from the token.
   @Test func aPageCarriesNoBrowserIDAndItsTokenOpensNothingInAnotherBrowser() async throws {
-    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero)
+    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero, signing: .testHMAC)
     defer { registry.closeAll() }
     guard case .page(let html, let id) = await registry.page(for: "/", client: browserA) else {
       Issue.record("no page")
@@ -364,7 +364,8 @@ enum HTMLEntityDecoding {
   /// its session was alive and held here.
   @Test func aPageReconnectsToItsHeldSessionAtAnyAge() async throws {
     let clock = TestClock()
-    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero, clock: clock)
+    let registry = WebSessionRegistry(
+      app: app(), appearanceWait: .zero, signing: .testHMAC, clock: clock)
     defer { registry.closeAll() }
     guard case .page(let html, let id) = await registry.page(for: "/", client: browserA) else {
       Issue.record("no page")
@@ -385,7 +386,7 @@ enum HTMLEntityDecoding {
   /// Finding 8: any 32 hex digits were taken as a browser's id, and a malformed cookie planted
   /// on a more specific path hid the real one (the server issued a new id, losing the list).
   @Test func onlyCookiesThisServerIssuedNameABrowser() throws {
-    let registry = WebSessionRegistry(app: app())
+    let registry = WebSessionRegistry(app: app(), signing: .testHMAC)
     let cookies = registry.clientCookies
     let (client, setCookie) = cookies.issue(secure: false)
     let id = try #require(client.id)
@@ -406,12 +407,12 @@ enum HTMLEntityDecoding {
       "tether-client=%00evil; tether-client=\(WebClient.newID()); tether-client=\(value)"
     #expect(cookies.client(inCookieHeader: planted, secure: false) == client)
     // Another server's cookies (another key) are not this one's.
-    let other = WebSessionRegistry(app: app()).clientCookies
+    let other = WebSessionRegistry(app: app(), signing: .testHMAC).clientCookies
     #expect(other.client(inCookieHeader: "tether-client=\(value)", secure: false) == nil)
   }
 
   @Test func overTLSTheCookieIsSecureUnderTheHostPrefix() throws {
-    let cookies = WebSessionRegistry(app: app()).clientCookies
+    let cookies = WebSessionRegistry(app: app(), signing: .testHMAC).clientCookies
     let (client, setCookie) = cookies.issue(secure: true)
     #expect(setCookie.hasPrefix("__Host-tether-client="))
     #expect(setCookie.contains("; Secure") && setCookie.contains("Path=/"))
@@ -422,7 +423,7 @@ enum HTMLEntityDecoding {
   }
 
   @Test func serversSharingAResumeKeyTakeEachOthersCookies() throws {
-    let signer = try #require(WebResumeSigner(key: "the cluster's shared key, 32 bytes+"))
+    let signer = try #require(WebResumeSigner(testKey: "the cluster's shared key, 32 bytes+"))
     let one = WebSessionRegistry(app: app(), resumeSigner: signer).clientCookies
     let two = WebSessionRegistry(app: app(), resumeSigner: signer).clientCookies
     let (client, setCookie) = one.issue(secure: false)
@@ -451,7 +452,8 @@ enum HTMLEntityDecoding {
   }
 
   @Test func oneAddressCannotTakeEverySession() async throws {
-    let registry = WebSessionRegistry(app: app(), capacity: 50, appearanceWait: .zero)
+    let registry = WebSessionRegistry(
+      app: app(), capacity: 50, appearanceWait: .zero, signing: .testHMAC)
     defer { registry.closeAll() }
     #expect(registry.sessionsPerAddress == 10, "a fifth of the capacity by default")
     var outcomes: [String: Int] = [:]
@@ -470,7 +472,7 @@ enum HTMLEntityDecoding {
 
   @Test func oneBrowserHasAtMostItsTabs() async throws {
     let registry = WebSessionRegistry(
-      app: app(), capacity: 500, sessionsPerClient: 3, appearanceWait: .zero)
+      app: app(), capacity: 500, sessionsPerClient: 3, appearanceWait: .zero, signing: .testHMAC)
     defer { registry.closeAll() }
     let browser = WebClient(id: String(repeating: "b", count: 32))
     var rebuilt = 0

@@ -15,8 +15,36 @@ import TetherFlow
     try pageAttribute(name, in: html)
   }
 
-  @Test func aPageHoldsNothingUntilItsSocketRebuildsItsSession() async throws {
+  /// TetherWeb has no cryptography of its own: a registry given no way to sign holds each
+  /// page's session instead of signing its token, and names a browser by its id alone.
+  @Test func aRegistryThatSignsNothingHoldsItsPagesAndNamesBrowsersByIDAlone() async throws {
     let registry = WebSessionRegistry(app: app(), appearanceWait: .zero)
+    defer { registry.closeAll() }
+    #expect(registry.firstRender == .held)
+    #expect(!registry.readsResumeTokens)
+    guard case .page(let html, _) = await registry.page(for: "/", address: "10.0.0.1") else {
+      Issue.record("no page")
+      return
+    }
+    #expect(!html.contains("data-resume"), "no token to sign")
+    #expect(registry.count == 1, "the page's session waits for its socket")
+    let cookies = registry.clientCookies
+    let (client, setCookie) = cookies.issue(secure: false)
+    let id = try #require(client.id)
+    #expect(setCookie.hasPrefix("tether-client=\(id);"))
+    #expect(cookies.client(inCookieHeader: "tether-client=\(id)", secure: false) == client)
+    for refused in [
+      "tether-client=\(id).AAAA", "tether-client=\(id.uppercased())", "tether-client=x",
+    ] {
+      #expect(cookies.client(inCookieHeader: refused, secure: false) == nil, "\(refused)")
+    }
+    // Given a way to sign, the same registry signs its pages' tokens.
+    let signing = WebSessionRegistry(app: app(), appearanceWait: .zero, signing: .testHMAC)
+    #expect(signing.firstRender == .stateless && signing.readsResumeTokens)
+  }
+
+  @Test func aPageHoldsNothingUntilItsSocketRebuildsItsSession() async throws {
+    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero, signing: .testHMAC)
     defer { registry.closeAll() }
     #expect(registry.firstRender == .stateless, "the default")
     guard case .page(let html, let id) = await registry.page(for: "/", address: "10.0.0.1") else {
@@ -49,7 +77,8 @@ import TetherFlow
   }
 
   @Test func pagesCountAgainstTheCapacityOnlyWhileDrawn() async throws {
-    let registry = WebSessionRegistry(app: app(), capacity: 2, appearanceWait: .zero)
+    let registry = WebSessionRegistry(
+      app: app(), capacity: 2, appearanceWait: .zero, signing: .testHMAC)
     defer { registry.closeAll() }
     var pages: [(html: String, id: String)] = []
     for _ in 0..<5 {
@@ -71,8 +100,8 @@ import TetherFlow
   }
 
   @Test func anotherServersPageOrAnAlteredTokenRebuildsNothing() async throws {
-    let here = WebSessionRegistry(app: app(), appearanceWait: .zero)
-    let there = WebSessionRegistry(app: app(), appearanceWait: .zero)
+    let here = WebSessionRegistry(app: app(), appearanceWait: .zero, signing: .testHMAC)
+    let there = WebSessionRegistry(app: app(), appearanceWait: .zero, signing: .testHMAC)
     defer {
       here.closeAll()
       there.closeAll()
@@ -104,7 +133,7 @@ import TetherFlow
   }
 
   @Test func aConnectedPageThatShowsTheRenderIsSentNoPatch() async throws {
-    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero)
+    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero, signing: .testHMAC)
     defer { registry.closeAll() }
     guard case .page(let html, let id) = await registry.page(for: "/", address: "10.0.0.1") else {
       Issue.record("no page")
@@ -125,7 +154,7 @@ import TetherFlow
   }
 
   @Test func aConnectedPageThatShowsSomethingElseIsSentTheApp() async throws {
-    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero)
+    let registry = WebSessionRegistry(app: app(), appearanceWait: .zero, signing: .testHMAC)
     defer { registry.closeAll() }
     guard case .page(let html, let id) = await registry.page(for: "/", address: "10.0.0.1") else {
       Issue.record("no page")

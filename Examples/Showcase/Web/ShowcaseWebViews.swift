@@ -63,14 +63,16 @@ extension WebSessionRegistry {
   ///   - resumeSigner: The cluster's shared signer, if any.
   ///   - clientKeys: The keys browsers' cookies are issued under without a `resumeSigner`
   ///     (a key kept beside the lists, so a restart keeps every browser's list).
+  ///   - signing: Makes the registry's keys of its own (the server passes swift-crypto's).
   ///   - clock: The clock that times the grace period.
   public convenience init<C: Clock<Duration>>(
     services: ShowcaseServices, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
     firstRender: FirstRender = .stateless, resumeSigner: WebResumeSigner? = nil,
-    clientKeys: [WebResumeKey]? = nil, clock: C = ContinuousClock()
+    clientKeys: [WebResumeKey]? = nil, signing: WebSigning? = nil, clock: C = ContinuousClock()
   ) {
     self.init(
       app: .showcase(services: services), capacity: capacity, gracePeriod: gracePeriod,
-      firstRender: firstRender, resumeSigner: resumeSigner, clientKeys: clientKeys, clock: clock)
+      firstRender: firstRender, resumeSigner: resumeSigner, clientKeys: clientKeys,
+      signing: signing, clock: clock)
   }
 }

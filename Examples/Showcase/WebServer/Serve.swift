@@ -70,7 +70,7 @@ extension ShowcaseWebServer {
     logger.logLevel = .notice
     let registry = WebSessionRegistry(
       services: services, gracePeriod: sessionGrace, resumeSigner: resumeSigner,
-      clientKeys: clientKeys)
+      clientKeys: clientKeys, signing: .hmacSHA256)
     // Browsers may keep their sockets open: if the graceful stop has not finished 3 s after
     // the signal, leave anyway. The process exits 0 either way.
     let watchdogs = exitSoonAfterStopSignals()

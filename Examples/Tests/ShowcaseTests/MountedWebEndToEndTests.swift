@@ -28,7 +28,8 @@ extension EndToEnd {
     @Test func theShowcaseUnderAPrefixIsLiveInChromium() async throws {
       var logger = Logger(label: "mounted")
       logger.logLevel = .critical
-      let registry = WebSessionRegistry(services: .bundled(thumbnailDelay: .zero))
+      let registry = WebSessionRegistry(
+        services: .bundled(thumbnailDelay: .zero), signing: .hmacSHA256)
       let router = Router(context: HostRequestContext.self)
       router.get("/") { _, _ in "the host app's own home" }
       TetherWebRoutes<HostRequestContext>(registry: registry, mountedAt: "/app", logger: logger)

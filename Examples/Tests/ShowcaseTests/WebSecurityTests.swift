@@ -4,6 +4,7 @@ import ShowcaseWeb
 import Testing
 import TetherTesting
 import TetherWeb
+import TetherWebHummingbird
 
 #if canImport(Glibc)
   import Glibc

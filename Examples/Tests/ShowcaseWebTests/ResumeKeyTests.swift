@@ -5,11 +5,11 @@ import TetherWebHummingbird
 
 @testable import TetherWeb
 
-/// Resume tokens signed with swift-crypto: the same codes as TetherWeb's own HMAC (itself
-/// checked against RFC 4231), tokens either one signs verify with the other, and the keys a
-/// server is started with are read and refused as the README says.
+/// Resume tokens signed with swift-crypto (checked against RFC 4231): a code changed in any
+/// byte or cut short is refused, and the keys a server is started with are read and refused as
+/// the README says.
 @Suite struct ResumeKeyTests {
-  @Test func swiftCryptosCodeMatchesRFC4231AndTheBuiltInHMAC() throws {
+  @Test func swiftCryptosCodeMatchesRFC4231AndRefusesAnyOtherCode() throws {
     // RFC 4231, test case 6: a key longer than a block.
     let rfcKey = try WebResumeKey.hmacSHA256([UInt8](repeating: 0xaa, count: 131))
     let code = rfcKey.authenticator.authenticationCode(
@@ -25,10 +25,9 @@ import TetherWebHummingbird
         UInt8.random(in: 0...255, using: &generator)
       }
       let crypto = try WebResumeKey.hmacSHA256(key)
-      let builtIn = try WebResumeKey(builtInHMACSHA256: key)
-      let expected = builtIn.authenticator.authenticationCode(for: message)
-      #expect(crypto.authenticator.authenticationCode(for: message) == expected)
-      #expect(crypto.id == builtIn.id)
+      let expected = crypto.authenticator.authenticationCode(for: message)
+      #expect(expected.count == 32)
+      #expect(try WebResumeKey.hmacSHA256(key).id == crypto.id, "the id follows the key")
       #expect(crypto.authenticator.isValidAuthenticationCode(expected, for: message))
       var wrong = expected
       wrong[Int.random(in: 0..<wrong.count, using: &generator)] ^= 0x01

@@ -142,7 +142,10 @@ import TetherWebHummingbird
   }
 
   @Test func anyServerWithTheKeyResumesASessionItNeverHeld() async throws {
-    let signer = try #require(WebResumeSigner(key: "the cluster's shared key, 32 bytes+"))
+    let signer = try #require(
+      WebResumeSigner(keys: [
+        WebResumeKey.hmacSHA256(Array("the cluster's shared key, 32 bytes+".utf8))
+      ]))
     let first = WebSessionRegistry(
       services: .bundled(thumbnailDelay: .zero), firstRender: .held, resumeSigner: signer)
     guard case .page(let html, let id) = await first.page(for: "/gallery") else {
@@ -190,7 +193,10 @@ import TetherWebHummingbird
   @Test func aSessionBehindThePageIsRebuiltFromItsNewerToken() async throws {
     // Node A served the page; the socket went to node B, where the page moved on to a photo;
     // B died, and the reconnect reached A, which still holds the session as it served it.
-    let signer = try #require(WebResumeSigner(key: "the cluster's shared key, 32 bytes+"))
+    let signer = try #require(
+      WebResumeSigner(keys: [
+        WebResumeKey.hmacSHA256(Array("the cluster's shared key, 32 bytes+".utf8))
+      ]))
     let nodeA = WebSessionRegistry(
       services: .bundled(thumbnailDelay: .zero), firstRender: .held, resumeSigner: signer)
     guard case .page(_, let id) = await nodeA.page(for: "/gallery") else {
@@ -218,8 +224,14 @@ import TetherWebHummingbird
   }
 
   @Test func aTokenThatIsNotGoodResumesNothing() async throws {
-    let signer = try #require(WebResumeSigner(key: "the cluster's shared key, 32 bytes+"))
-    let stranger = try #require(WebResumeSigner(key: "somebody else's key, 32 bytes or more!"))
+    let signer = try #require(
+      WebResumeSigner(keys: [
+        WebResumeKey.hmacSHA256(Array("the cluster's shared key, 32 bytes+".utf8))
+      ]))
+    let stranger = try #require(
+      WebResumeSigner(keys: [
+        WebResumeKey.hmacSHA256(Array("somebody else's key, 32 bytes or more!".utf8))
+      ]))
     let registry = WebSessionRegistry(
       services: .bundled(thumbnailDelay: .zero), resumeSigner: signer)
     let state = WebResumeState(sessionID: "aaaa", path: "/courses")

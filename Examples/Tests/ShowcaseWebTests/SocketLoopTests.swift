@@ -84,7 +84,7 @@ private func attribute(_ name: String, in html: String) throws -> String {
 /// list, as many as one address asked for.
 @Suite struct SocketLoopTests {
   @MainActor @Test func aPingIsAnsweredWhileTheMainActorIsBusy() async throws {
-    let registry = WebSessionRegistry(app: keysApp(), appearanceWait: .zero)
+    let registry = WebSessionRegistry(app: keysApp(), appearanceWait: .zero, signing: .hmacSHA256)
     try await serving(registry) { port in
       let page = try await load("/", port: port)
       let html = page.body
@@ -132,7 +132,7 @@ private func attribute(_ name: String, in html: String) throws -> String {
   /// A page load without a cookie is issued one, however many browsers its address has
   /// shown (a campus is one address), and a browser that has its cookie keeps it.
   @MainActor @Test func everyNewBrowserIsIssuedACookieWhateverItsAddressHasShown() async throws {
-    let registry = WebSessionRegistry(app: keysApp(), appearanceWait: .zero)
+    let registry = WebSessionRegistry(app: keysApp(), appearanceWait: .zero, signing: .hmacSHA256)
     try await serving(registry) { port in
       var cookies: Set<String> = []
       for _ in 0..<60 {

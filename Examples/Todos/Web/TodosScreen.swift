@@ -27,9 +27,7 @@ struct TodosScreen: WebScreen {
           todos.newTitle, placeholder: "What needs to be done?", label: "New todo",
           .class("new-todo")
         )
-        // The gesture's id names the new item, so Enter sent again after a reconnect adds
-        // nothing twice.
-        .onSubmit { todos.addRequested(id: $0?.id) }
+        .onSubmit { todos.addRequested(id: $0?.id) }  // by the gesture: a resent Enter adds once
         .focused(todos.focus == .newTodo)
       }
       section(.class("main"), .hidden(todos.isEmpty)) {
@@ -69,13 +67,14 @@ struct TodosScreen: WebScreen {
 
   @MarkupBuilder<WebCall>
   private func item(_ row: TodoListViewModel.Row) -> Markup<WebCall> {
+    let id = row.id  // what the calls keep of the row
     li(.class("completed", when: row.completed), .class("editing", when: row.isEditing)) {
       div(.class("view")) {
         checkbox(row.completed, label: "Toggle \(row.title)", .class("toggle"))
-          .onChange { todos.setCompleted($0, id: row.id) }
-        label { row.title }.onDoubleClick { todos.startEditing(id: row.id) }
+          .onChange { todos.setCompleted($0, id: id) }
+        label { row.title }.onDoubleClick { todos.startEditing(id: id) }
         button(.class("destroy"), .ariaLabel("Delete \(row.title)"))
-          .onClick { todos.destroy(id: row.id) }
+          .onClick { todos.destroy(id: id) }
       }
       if row.isEditing {
         // Focus is not the row's: the field follows it on its own.

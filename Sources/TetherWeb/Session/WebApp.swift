@@ -35,9 +35,15 @@ public struct WebApp {
     app.stylesheet = try String(contentsOf: url, encoding: .utf8)
     return app
   }
+  /// What every page shows around its screen that the app writes itself (``chrome(_:)``).
+  public var chrome = WebPageChrome.standard
+
   /// Builds a session for a tab: its stack, opened at a path.
   let makeSession:
-    @MainActor (_ id: String, _ path: ScreenPath, _ signer: WebResumeSigner?, _ client: WebClient)
+    @MainActor (
+      _ id: String, _ path: ScreenPath, _ signer: WebResumeSigner?, _ client: WebClient,
+      _ chrome: WebPageChrome
+    )
       async -> Result<
         (session: WebSession, track: (@escaping ([AnyObject]) -> Void) -> ObservationToken),
         NavigationError
@@ -96,7 +102,7 @@ public struct WebApp {
     makeWebView: @escaping @MainActor (Screen<Flow.Destination>) -> any WebView
   ) {
     self.title = title
-    makeSession = { id, path, signer, client in
+    makeSession = { id, path, signer, client, chrome in
       let stack = ScreenStack<Flow.Destination>()
       do throws(NavigationError) {
         try await rootFlowFor(client).open(path, on: stack)
@@ -104,7 +110,8 @@ public struct WebApp {
         return .failure(error)
       }
       let session = WebSession(
-        id: id, stack: stack, appTitle: title, resumeSigner: signer, client: client,
+        id: id, stack: stack, appTitle: title, chrome: chrome, resumeSigner: signer,
+        client: client,
         open: { [weak stack] path in
           guard let stack else { return }
           await rootFlowFor(client).openPresentingFailure(path, on: stack)

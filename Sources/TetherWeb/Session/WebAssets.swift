@@ -5,7 +5,8 @@ import Foundation
 /// A page carries both in its own HTML (``inlineScript(attributes:)`` and ``inlineStyle``), so a
 /// browser that has never seen the app connects after one request, not three: nothing waits
 /// for a second and third response before the socket opens. The content security policy allows the script
-/// by its hash (``scriptSourceHash``), never inline script in general. They are also served at
+/// by its hash (TetherWebHummingbird's `WebAssets.scriptSourceHash`), never inline script in
+/// general. They are also served at
 /// `/tether.js` and `/tether.css` for pages of an app's own.
 public enum WebAssets {
   /// The client: applies patches, sends gestures, keeps the URL in step, reconnects. It is
@@ -32,11 +33,6 @@ public enum WebAssets {
 
   /// The style sheet as a page carries it: a `style` element.
   public static let inlineStyle = "<style>\(style)</style>"
-
-  /// The script's hash as a content security policy source (`'sha256-…'`): a policy with it in
-  /// `script-src` runs the page's own script and no other inline script.
-  public static let scriptSourceHash: String =
-    "'sha256-\(Data(SHA256.hash(Array(script.utf8))).base64EncodedString())'"
 
   /// Whether `text` can be the content of a `style` or `script` element as it is: such an
   /// element ends at the first `</style` or `</script` (any case), whatever comes before.

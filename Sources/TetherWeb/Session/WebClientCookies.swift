@@ -1,6 +1,8 @@
 /// Issues and checks the cookie that names a browser (``WebClient``): its value is the
 /// browser's id and a code under the server's key, so only ids the server issued are taken —
-/// a value a page, another site or a planted cookie made up is replaced by a new one.
+/// a value a page, another site or a planted cookie made up is replaced by a new one. Without
+/// keys (a registry that signs nothing) the value is the id alone: any well-formed id is
+/// taken.
 ///
 /// The id is what a browser's own data is kept under (a TodoMVC list), so it never appears on
 /// a page: the cookie is HttpOnly, and a resume token carries only a keyed proof of it
@@ -24,9 +26,9 @@ public struct WebClientCookies: Sendable {
     self.keys = keys
   }
 
-  /// Cookies under `keys`, or under `fallback` alone when `keys` is empty.
-  init(keys: [WebResumeKey], orElse fallback: WebResumeKey) {
-    self.keys = keys.isEmpty ? [fallback] : keys
+  /// Cookies under `keys`, or unsigned when `keys` is empty.
+  init(signedBy keys: [WebResumeKey]) {
+    self.keys = keys
   }
 
   /// The cookie's name: `__Host-tether-client` over TLS, `tether-client` otherwise.
@@ -68,7 +70,7 @@ public struct WebClientCookies: Sendable {
   /// - Returns: The browser and the header's value.
   public func issue(secure: Bool) -> (client: WebClient, setCookie: String) {
     let id = WebClient.newID()
-    let value = id + "." + code(for: id, key: keys[0])
+    let value = keys.first.map { id + "." + code(for: id, key: $0) } ?? id
     var cookie =
       "\(Self.name(secure: secure))=\(value); Path=/; Max-Age=\(Self.lifetime); HttpOnly; SameSite=Lax"
     if secure { cookie += "; Secure" }
@@ -76,13 +78,16 @@ public struct WebClientCookies: Sendable {
   }
 
   /// The id in `value` (`<32 lowercase hex digits>.<code>`) if a key of this server's made
-  /// its code.
+  /// its code; without keys, the id alone (`<32 lowercase hex digits>`).
   func verifiedID(_ value: String) -> String? {
     let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 2, parts[0].utf8.count == 32,
-      parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-      let presented = WebResumeSigner.bytes(base64URL: parts[1])
+    guard parts[0].utf8.count == 32,
+      parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
     else { return nil }
+    if keys.isEmpty { return parts.count == 1 ? String(parts[0]) : nil }
+    guard parts.count == 2, let presented = WebResumeSigner.bytes(base64URL: parts[1]) else {
+      return nil
+    }
     let id = String(parts[0])
     let message = Array(("tether client " + id).utf8)
     for key in keys {

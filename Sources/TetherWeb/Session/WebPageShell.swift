@@ -18,24 +18,26 @@ enum WebPageShell {
   /// - Parameters:
   ///   - presenter: The stack, its views and the rules every view layer shares.
   ///   - appTitle: The title when the stack has none.
+  ///   - chrome: The bar and alert markup the app writes itself, if any.
   ///   - store: The fields' bindings, kept from render to render.
   /// - Returns: The app element and the render's gestures.
   static func render(
-    _ presenter: ScreenPresenter<any WebView>, appTitle: String, store: MarkupStore
+    _ presenter: ScreenPresenter<any WebView>, appTitle: String,
+    chrome: WebPageChrome = .standard, store: MarkupStore
   ) -> (HTMLNode, WebRenderContext) {
     let context = WebRenderContext(store: store)
     store.beginRender()
     defer { store.endRender() }
     let titles = presenter.titles
     let depth = titles.count
-    var bar: [HTMLNode] = []
-    if depth > 1 {
-      bar.append(
-        .element(
-          "button", id: "back", [("type", "button"), ("class", "back"), ("data-back", "")],
-          [.text("‹ Back")]))
+    let barContent = WebPageChrome.Bar(
+      title: titles.last ?? appTitle, appTitle: appTitle, canGoBack: depth > 1)
+    let bar: [HTMLNode]
+    if let custom = chrome.bar {
+      bar = custom(barContent).renderContent(of: "bar", in: context) { _ in }
+    } else {
+      bar = standardBar(barContent)
     }
-    bar.append(.element("h1", id: "title", [], [.text(titles.last ?? appTitle)]))
     var screen: [HTMLNode] = []
     if let view = presenter.topView {
       screen.append(view.render(id: "s\(depth)", in: context))
@@ -81,31 +83,68 @@ enum WebPageShell {
       children.append(.element("dialog", id: "sheet", [], []))
     }
     if let alert = presenter.alert {
-      let buttons = alert.buttons.enumerated().map { index, button -> HTMLNode in
-        let id = "alert.b\(index)"
-        context.onClick(id) { [presenter] in presenter.respond(toButtonAt: index) }
-        // The page starts on the button the keyboard is on (TetherFlow's alertFocus: the
-        // default button); Tab moves the page's own focus, and Enter or a click presses it.
-        if index == presenter.alertFocus { context.focus = id }
-        let className = button.role == .destructive ? "alert-button destructive" : "alert-button"
-        return .element(
-          "button", id: id, [("type", "button"), ("class", className)], [.text(button.title)])
+      // The page starts on the button the keyboard is on (TetherFlow's alertFocus: the
+      // default button); Tab moves the page's own focus, and Enter or a click presses it.
+      let content = WebPageChrome.Alert(
+        title: alert.title, message: alert.message,
+        isConfirmationDialog: alert.style == .confirmationDialog,
+        buttons: alert.buttons.enumerated().map { index, button in
+          WebPageChrome.Button(
+            index: index, title: button.title, isDestructive: button.role == .destructive,
+            isFocused: index == presenter.alertFocus)
+        })
+      let respond = { [presenter] (action: WebPageChrome.Action) in
+        switch action {
+        case .respond(let index): presenter.respond(toButtonAt: index)
+        }
       }
-      children.append(
-        .element(
-          "dialog", id: "alert",
-          [("open", ""), ("aria-labelledby", "alert.title")]
-            + (alert.style == .confirmationDialog ? [("class", "confirmation")] : []),
-          [
-            .element("h2", id: "alert.title", [], [.text(alert.title)]),
-            .element("p", id: "alert.message", [], [.text(alert.message)]),
-            .element("div", id: "alert.buttons", [("class", "buttons")], buttons),
-          ]))
+      let attributes: [(String, String)] =
+        [("open", "")] + (content.isConfirmationDialog ? [("class", "confirmation")] : [])
+      if let custom = chrome.alert {
+        children.append(
+          .element(
+            "dialog", id: "alert", attributes + [("aria-label", content.title)],
+            custom(content).renderContent(of: "alert", in: context, dispatch: respond)))
+      } else {
+        children.append(
+          .element(
+            "dialog", id: "alert", attributes + [("aria-labelledby", "alert.title")],
+            standardAlert(content).renderContent(of: "alert", in: context, dispatch: respond)))
+      }
     } else {
       children.append(.element("dialog", id: "alert", [], []))
     }
     return (.element("div", id: "app", [], children), context)
   }
+
+  /// The library's title bar: Back when there is somewhere to go, then the title.
+  private static func standardBar(_ bar: WebPageChrome.Bar) -> [HTMLNode] {
+    var nodes: [HTMLNode] = []
+    if bar.canGoBack {
+      nodes.append(
+        .element(
+          "button", id: "back", [("type", "button"), ("class", "back"), ("data-back", "")],
+          [.text("‹ Back")]))
+    }
+    nodes.append(.element("h1", id: "title", [], [.text(bar.title)]))
+    return nodes
+  }
+
+  /// The library's alert: its title, its message and its buttons.
+  private static func standardAlert(_ alert: WebPageChrome.Alert) -> Markup<WebPageChrome.Action> {
+    Markup(nodes: [
+      .control { _, _, _ in .element("h2", id: "alert.title", [], [.text(alert.title)]) },
+      .control { _, _, _ in .element("p", id: "alert.message", [], [.text(alert.message)]) },
+      .element(
+        MarkupElement(
+          tag: "div", attributes: [.class("buttons")],
+          children: alert.buttons.flatMap { alertButton($0).nodes })),
+    ])
+  }
+
+  /// The id of an alert's button: the same whoever draws the alert, so a page's focus and a
+  /// test's click find it.
+  static func alertButtonID(_ index: Int) -> String { "alert.b\(index)" }
 
   /// How a page carries its script and style sheets.
   enum Assets {

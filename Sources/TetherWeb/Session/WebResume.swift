@@ -188,18 +188,6 @@ public struct WebResumeSigner: Sendable {
     self.maximumAge = maximumAge
   }
 
-  /// Creates a signer with TetherWeb's own HMAC-SHA256 under the bytes of `key`, or `nil` if
-  /// it has fewer than ``minimumKeyLength`` bytes. A server should use random bytes
-  /// (``WebResumeKey/bytes(_:)``) and TetherWebHummingbird's swift-crypto key.
-  ///
-  /// - Parameters:
-  ///   - key: The secret every server of the cluster shares.
-  ///   - maximumAge: How old a token may be when it is presented.
-  public init?(key: some StringProtocol, maximumAge: Duration = Self.defaultMaximumAge) {
-    guard let key = try? WebResumeKey(builtInHMACSHA256: Array(key.utf8)) else { return nil }
-    self.init(keys: [key], maximumAge: maximumAge)
-  }
-
   private static let version = "t1"
 
   /// `state` as a signed token, with `issuedAt` set to `now`, signed with the first key.

@@ -2,8 +2,9 @@
 /// verifies resume tokens.
 ///
 /// TetherWebHummingbird's `WebResumeKey.hmacSHA256(_:)` is one on swift-crypto's
-/// `HMAC<SHA256>`; ``WebResumeKey/init(builtInHMACSHA256:)`` is TetherWeb's own, for an app
-/// that serves pages without that module.
+/// `HMAC<SHA256>`. TetherWeb has no cryptography of its own: an app that serves pages without
+/// that module brings its own authenticator (``WebResumeKey/init(authenticator:)``,
+/// ``WebSigning``).
 public protocol WebMessageAuthenticator: Sendable {
   /// The code of `message` under this authenticator's key.
   ///
@@ -40,15 +41,6 @@ public struct WebResumeKey: Sendable {
     self.authenticator = authenticator
     id = Self.hex(
       authenticator.authenticationCode(for: Array("tether resume key id".utf8)).prefix(4))
-  }
-
-  /// A key that signs with TetherWeb's own HMAC-SHA256 (checked against RFC 4231's vectors).
-  ///
-  /// - Parameter key: The key's bytes: at least ``minimumLength``.
-  /// - Throws: ``WebResumeKeyError/tooShort(_:)`` for a shorter key.
-  public init(builtInHMACSHA256 key: [UInt8]) throws(WebResumeKeyError) {
-    guard key.count >= Self.minimumLength else { throw .tooShort(key.count) }
-    self.init(authenticator: BuiltInHMACSHA256(key: key))
   }
 
   /// The bytes of a key written as text: 64 or more hex digits, or base64 (or base64url) of
@@ -115,15 +107,39 @@ public enum WebResumeKeyError: Error, Equatable, Sendable, CustomStringConvertib
   }
 }
 
-/// TetherWeb's own HMAC-SHA256, for apps without TetherWebHummingbird.
-struct BuiltInHMACSHA256: WebMessageAuthenticator {
-  let key: [UInt8]
+/// How a registry signs with keys of its own — the tokens of pages it serves stateless, the
+/// cookies that name browsers — when it is given no shared key: it makes an authenticator
+/// under 32 fresh random bytes. TetherWebHummingbird's `WebSigning.hmacSHA256` is swift-crypto's
+/// HMAC-SHA256, and its server passes it; a registry without one signs nothing (see
+/// ``WebSessionRegistry/init(app:capacity:gracePeriod:firstRender:unclaimedLifetime:unclaimedPerAddress:sessionsPerAddress:sessionsPerClient:appearanceWait:resumeSigner:clientKeys:signing:clock:)``).
+public struct WebSigning: Sendable {
+  /// Makes an authenticator under `bytes`, a key of ``WebResumeKey/minimumLength`` random bytes.
+  public let makeAuthenticator: @Sendable (_ bytes: [UInt8]) -> any WebMessageAuthenticator
 
-  func authenticationCode(for message: [UInt8]) -> [UInt8] {
-    hmacSHA256(key: key, message: message)
+  /// Signing with the authenticators `makeAuthenticator` makes.
+  ///
+  /// - Parameter makeAuthenticator: Makes an authenticator under a key's bytes.
+  public init(
+    _ makeAuthenticator: @escaping @Sendable (_ bytes: [UInt8]) -> any WebMessageAuthenticator
+  ) {
+    self.makeAuthenticator = makeAuthenticator
   }
 
-  func isValidAuthenticationCode(_ code: [UInt8], for message: [UInt8]) -> Bool {
-    constantTimeEqual(code, hmacSHA256(key: key, message: message))
+  /// A key of 32 fresh random bytes.
+  func randomKey() -> WebResumeKey {
+    var generator = SystemRandomNumberGenerator()
+    let bytes = (0..<WebResumeKey.minimumLength).map { _ in
+      UInt8.random(in: 0...255, using: &generator)
+    }
+    return WebResumeKey(authenticator: makeAuthenticator(bytes))
   }
+}
+
+/// Whether `a` and `b` are equal, in time that depends only on their lengths: comparing a
+/// signature must not tell an attacker how many of its leading bytes were right.
+func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+  guard a.count == b.count else { return false }
+  var difference: UInt8 = 0
+  for index in a.indices { difference |= a[index] ^ b[index] }
+  return difference == 0
 }

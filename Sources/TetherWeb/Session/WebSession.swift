@@ -26,6 +26,8 @@ public final class WebSession {
   let presenter: ScreenPresenter<any WebView>
   let open: @MainActor (ScreenPath) async -> Void
   private let appTitle: String
+  /// What the page shows around its screen that the app writes itself.
+  private let chrome: WebPageChrome
   private(set) var context = WebRenderContext()
   /// What the page shows, as far as the session knows: what it was last sent, with the page's
   /// own edits.
@@ -56,6 +58,7 @@ public final class WebSession {
   ///   - id: The session's secret id.
   ///   - stack: The tab's navigation state; its flows are already started.
   ///   - appTitle: The page title's suffix.
+  ///   - chrome: The title bar and alert markup the app writes itself, if any.
   ///   - resumeSigner: Signs the resume token sent with every change of path, selection or
   ///     alert, so any server sharing the key can rebuild this session; `nil` sends none.
   ///   - client: The browser the session belongs to; its id travels in the resume token, so a
@@ -66,14 +69,15 @@ public final class WebSession {
   ///   - makeView: The web view for a screen: a switch over the app's destinations.
   public convenience init<Destination>(
     id: String, stack: ScreenStack<Destination>, appTitle: String,
+    chrome: WebPageChrome = .standard,
     resumeSigner: WebResumeSigner? = nil, client: WebClient = WebClient(),
     open: @escaping @MainActor (ScreenPath) async -> Void,
     trackedObject: @escaping @MainActor (Screen<Destination>) -> AnyObject = { $0 },
     makeView: @escaping @MainActor (Screen<Destination>) -> any WebScreen
   ) {
     self.init(
-      id: id, stack: stack, appTitle: appTitle, resumeSigner: resumeSigner, client: client,
-      open: open,
+      id: id, stack: stack, appTitle: appTitle, chrome: chrome, resumeSigner: resumeSigner,
+      client: client, open: open,
       makeWebView: { screen in
         MountedScreen(
           makeView(screen), viewModels: MountedScreen.viewModels(of: screen, trackedObject))
@@ -84,6 +88,7 @@ public final class WebSession {
   @_spi(HandBuilt)
   public init<Destination>(
     id: String, stack: ScreenStack<Destination>, appTitle: String,
+    chrome: WebPageChrome = .standard,
     resumeSigner: WebResumeSigner? = nil, client: WebClient = WebClient(),
     open: @escaping @MainActor (ScreenPath) async -> Void,
     makeWebView: @escaping @MainActor (Screen<Destination>) -> any WebView
@@ -91,6 +96,7 @@ public final class WebSession {
     self.id = id
     self.client = client
     self.appTitle = appTitle
+    self.chrome = chrome
     self.open = open
     tokens = ResumeTokens(signer: resumeSigner)
     presenter = ScreenPresenter(stack: stack, makeView: makeWebView)
@@ -363,10 +369,11 @@ public final class WebSession {
   /// The bindings of the markup fields the page shows, kept from render to render.
   private let markupStore = MarkupStore()
 
-  /// The page (``WebPageShell/render(_:appTitle:store:)``); its gestures are registered in
-  /// ``context`` from then on.
+  /// The page (``WebPageShell/render(_:appTitle:chrome:store:)``); its gestures are
+  /// registered in ``context`` from then on.
   func render() -> HTMLNode {
-    let (tree, context) = WebPageShell.render(presenter, appTitle: appTitle, store: markupStore)
+    let (tree, context) = WebPageShell.render(
+      presenter, appTitle: appTitle, chrome: chrome, store: markupStore)
     self.context = context
     return tree
   }

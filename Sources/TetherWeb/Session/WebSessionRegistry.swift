@@ -39,7 +39,9 @@ public final class WebSessionRegistry {
     case held
   }
 
-  /// What a page's session does until its socket comes (``FirstRender``).
+  /// What a page's session does until its socket comes (``FirstRender``): the one asked for,
+  /// except that a registry with no key to sign a page's token with serves
+  /// ``FirstRender/stateless`` pages as ``FirstRender/held``.
   public let firstRender: FirstRender
   /// Signs the token a ``FirstRender/stateless`` page carries when there is no
   /// ``resumeSigner``: a key of this registry's own, random, that no other server knows, whose
@@ -144,7 +146,14 @@ public final class WebSessionRegistry {
   ///     another server (or on one that died) resumes here.
   ///   - clientKeys: The keys browsers' cookies are issued under when there is no
   ///     `resumeSigner` (the first issues, all check); `nil` for a random key of this
-  ///     process's own.
+  ///     process's own, made by `signing`.
+  ///   - signing: Makes the registry's keys of its own: the one that signs the tokens of
+  ///     pages served ``FirstRender/stateless`` (without a `resumeSigner`), and the one
+  ///     browsers' cookies are issued under (without `resumeSigner` or `clientKeys`).
+  ///     TetherWebHummingbird's server passes swift-crypto's (`WebSigning.hmacSHA256`). With
+  ///     none, the registry signs nothing of its own: a stateless page is served held, and a
+  ///     browser's cookie is its random id alone, so a made-up id is taken as a browser of
+  ///     its own (it names no other browser's data unless it is that browser's id).
   ///   - clock: The clock that times the grace period.
   public init<C: Clock<Duration>>(
     app: WebApp, capacity: Int = 500, gracePeriod: Duration = .seconds(30),
@@ -152,7 +161,8 @@ public final class WebSessionRegistry {
     unclaimedLifetime: Duration = .seconds(10), unclaimedPerAddress: Int = 20,
     sessionsPerAddress: Int? = nil, sessionsPerClient: Int = 64,
     appearanceWait: Duration = .seconds(1), resumeSigner: WebResumeSigner? = nil,
-    clientKeys: [WebResumeKey]? = nil, clock: C = ContinuousClock()
+    clientKeys: [WebResumeKey]? = nil, signing: WebSigning? = nil,
+    clock: C = ContinuousClock()
   ) {
     self.app = app
     appStylesheet = app.stylesheet
@@ -161,13 +171,15 @@ public final class WebSessionRegistry {
       sessionsPerAddress: sessionsPerAddress ?? capacity / 5,
       sessionsPerClient: sessionsPerClient)
     self.resumeSigner = resumeSigner
-    self.firstRender = firstRender
-    let ownKey = Self.ownKey()
+    let ownKey = signing?.randomKey()
     pageSigner =
       firstRender == .stateless && resumeSigner == nil
-      ? WebResumeSigner(keys: [ownKey], maximumAge: max(gracePeriod, .seconds(10))) : nil
+      ? ownKey.flatMap { WebResumeSigner(keys: [$0], maximumAge: max(gracePeriod, .seconds(10))) }
+      : nil
+    self.firstRender =
+      firstRender == .stateless && resumeSigner == nil && pageSigner == nil ? .held : firstRender
     clientCookies = WebClientCookies(
-      keys: resumeSigner?.keys ?? clientKeys ?? [ownKey], orElse: ownKey)
+      signedBy: resumeSigner?.keys ?? clientKeys ?? ownKey.map { [$0] } ?? [])
     self.gracePeriod = gracePeriod
     self.unclaimedLifetime = min(unclaimedLifetime, gracePeriod)
     self.appearanceWait = appearanceWait
@@ -287,7 +299,7 @@ public final class WebSessionRegistry {
     WebSession, NavigationError
   > {
     let made: (session: WebSession, track: (@escaping ([AnyObject]) -> Void) -> ObservationToken)
-    switch await app.makeSession(id, ScreenPath(parsing: path), resumeSigner, client) {
+    switch await app.makeSession(id, ScreenPath(parsing: path), resumeSigner, client, app.chrome) {
     case .success(let result): made = result
     case .failure(let error): return .failure(error)
     }
@@ -305,15 +317,6 @@ public final class WebSessionRegistry {
   /// Whether a page's hello may carry a resume token this registry reads
   /// (``resume(_:token:client:address:)``): with a ``resumeSigner``, or for ``FirstRender/stateless`` pages.
   public var readsResumeTokens: Bool { resumeSigner != nil || pageSigner != nil }
-
-  /// A key of 32 random bytes of this process's own.
-  private static func ownKey() -> WebResumeKey {
-    var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<WebResumeKey.minimumLength).map { _ in
-      UInt8.random(in: 0...255, using: &generator)
-    }
-    return WebResumeKey(authenticator: BuiltInHMACSHA256(key: bytes))
-  }
 
   /// The open session with `id`, if any.
   public func session(_ id: String) -> WebSession? { sessions[id]?.session }

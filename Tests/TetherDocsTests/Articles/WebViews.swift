@@ -171,6 +171,32 @@ enum WebViewsArticle {
     return app
   }
 
+  @MainActor
+  static func makeChromedApp() -> WebApp {
+    let app = WebApp(title: "Shop", rootFlow: { QuantityFlow() }) { screen in
+      switch screen.destination {
+      case .quantity(let model): CompactStepper(model: model)
+      }
+    }
+    .chrome(
+      WebPageChrome(
+        bar: { bar in
+          nav(.class("brand")) {
+            if bar.canGoBack { backButton() }
+            strong { bar.appTitle }
+            pageTitle(bar.title)
+          }
+        },
+        alert: { alert in
+          h2 { alert.title }
+          p { alert.message }
+          div(.class("buttons")) {
+            ForEach(alert.buttons, id: \.index) { button in alertButton(button) }
+          }
+        }))
+    return app
+  }
+
   @MainActor @Suite struct Checks {
     @Test func aClickOnTheStepperReachesTheViewModelAndComesBackAsAPatch() async throws {
       let page = try await WebTestPage(app: makeApp())
@@ -194,6 +220,13 @@ enum WebViewsArticle {
       #expect(try page.text(".stepper output") == "3")
       try await page.click(named: "Fewer")
       #expect(try page.text(".stepper output") == "2")
+    }
+
+    @Test func theShopsOwnBarNamesTheScreen() async throws {
+      let page = try await WebTestPage(app: makeChromedApp())
+      defer { page.close() }
+      #expect(try page.text("header nav.brand strong") == "Shop")
+      #expect(try page.text("header h1#title") == "Quantity")
     }
 
     @Test func theMenusListTakesTheKeysThroughItsScreen() async throws {

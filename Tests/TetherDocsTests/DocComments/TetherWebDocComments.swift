@@ -156,6 +156,31 @@ enum TetherWebDocComments {
     }
   }
 
+  // Sources/TetherWeb/Session/WebPageChrome.swift
+  @MainActor final class BoardsFlow: FlowController {
+    func start(on navigator: any Navigator<String>) -> Screen<String> {
+      Screen("Inbox", title: "Inbox", owner: self)
+    }
+  }
+  @MainActor struct BoardsScreen: WebScreen {
+    let board: String
+    var body: Markup<Never> { p { board } }
+  }
+  @MainActor static func chromedApp() -> WebApp {
+    let app = WebApp(title: "Boards", rootFlow: { BoardsFlow() }) { screen in
+      BoardsScreen(board: screen.destination)
+    }
+    .chrome(
+      WebPageChrome(bar: { bar in
+        nav(.class("brand")) {
+          if bar.canGoBack { backButton("Back") }
+          a(.href(trusted: "/")) { bar.appTitle }
+          pageTitle(bar.title)
+        }
+      }))
+    return app
+  }
+
   // Sources/TetherWeb/Session/WebSessionRegistry.swift
   enum CounterDestination { case counter(CounterViewModel) }
   @MainActor final class CounterFlow: FlowController {

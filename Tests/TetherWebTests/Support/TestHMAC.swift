@@ -1,4 +1,8 @@
-/// SHA-256 (FIPS 180-4), enough for HMAC: the library signs resume tokens with no dependency.
+import TetherWeb
+
+/// SHA-256 (FIPS 180-4), enough for HMAC: the signing the library's tests run under. The library
+/// itself has none (TetherWebHummingbird signs with swift-crypto); these tests need a real MAC
+/// without the `WebServer` trait, and check this one against the published vectors.
 struct SHA256 {
   private static let roundConstants: [UInt32] = [
     0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
@@ -79,11 +83,37 @@ func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
   return SHA256.hash(block.map { $0 ^ 0x5c } + inner)
 }
 
-/// Whether `a` and `b` are equal, in time that depends only on their lengths: comparing a
-/// signature must not tell an attacker how many of its leading bytes were right.
-func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-  guard a.count == b.count else { return false }
-  var difference: UInt8 = 0
-  for index in a.indices { difference |= a[index] ^ b[index] }
-  return difference == 0
+/// HMAC-SHA256 under a key of the tests' own.
+struct TestHMACSHA256: WebMessageAuthenticator {
+  let key: [UInt8]
+
+  func authenticationCode(for message: [UInt8]) -> [UInt8] {
+    hmacSHA256(key: key, message: message)
+  }
+
+  func isValidAuthenticationCode(_ code: [UInt8], for message: [UInt8]) -> Bool {
+    let expected = hmacSHA256(key: key, message: message)
+    return code.count == expected.count && zip(code, expected).allSatisfy { $0 == $1 }
+  }
+}
+
+extension WebSigning {
+  /// The tests' HMAC-SHA256, for a registry's keys of its own.
+  static let testHMAC = WebSigning { TestHMACSHA256(key: $0) }
+}
+
+extension WebResumeKey {
+  /// A key under the tests' HMAC-SHA256, or `nil` for one shorter than 32 bytes.
+  static func test(_ bytes: [UInt8]) -> WebResumeKey? {
+    bytes.count >= minimumLength ? WebResumeKey(authenticator: TestHMACSHA256(key: bytes)) : nil
+  }
+}
+
+extension WebResumeSigner {
+  /// A signer under the tests' HMAC-SHA256 and the bytes of `key`, or `nil` for a key shorter
+  /// than 32 bytes.
+  init?(testKey key: String, maximumAge: Duration = Self.defaultMaximumAge) {
+    guard let key = WebResumeKey.test(Array(key.utf8)) else { return nil }
+    self.init(keys: [key], maximumAge: maximumAge)
+  }
 }

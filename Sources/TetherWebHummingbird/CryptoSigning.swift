@@ -1,5 +1,6 @@
 #if WebServer
   import Crypto
+  import Foundation
   import TetherWeb
 
   extension WebResumeKey {
@@ -38,6 +39,22 @@
       }
       self = signer
     }
+  }
+
+  extension WebSigning {
+    /// A registry's keys of its own under swift-crypto's HMAC-SHA256: what
+    /// ``TetherWebServer`` gives the registry it makes.
+    public static let hmacSHA256 = WebSigning {
+      CryptoHMACSHA256(key: SymmetricKey(data: $0))
+    }
+  }
+
+  extension WebAssets {
+    /// The page script's hash as a content security policy source (`'sha256-…'`), by
+    /// swift-crypto: a policy with it in `script-src` runs the page's own script and no other
+    /// inline script.
+    public static let scriptSourceHash: String =
+      "'sha256-\(Data(SHA256.hash(data: Array(script.utf8))).base64EncodedString())'"
   }
 
   /// HMAC-SHA256 by swift-crypto.
