@@ -355,6 +355,11 @@ struct ChecklistScreen: WebScreen {
       checkbox(model.done, label: "Done").onChange(model.setDone)
       button("Clear").onClick(model.clear)
       p { model.done ? "All done" : "\(model.added.count) added" }
+      ul {
+        ForEach(model.calls, id: \.self) { call in
+          Cached(call) { li { call }.onClick { model.calls.removeAll { $0 == call } } }
+        }
+      }
     }
   }
 }
@@ -392,6 +397,22 @@ struct WebCallScreenTests {
     #expect(try page.text("p") == "All done")
     try await page.check("input[type=checkbox]", false)
     #expect(!flow.model.done)
+  }
+
+  /// A call holds the view model it calls; a closed session lets go of every call it was
+  /// rendered with, even while something still holds the session.
+  @Test func aClosedSessionHoldsNoneOfItsScreensCalls() async throws {
+    let app = WebApp(title: "Checklist", rootFlow: { ChecklistFlow() }) {
+      ChecklistScreen(model: $0.destination)
+    }
+    let registry = WebSessionRegistry(app: app, firstRender: .held)
+    let page = try await WebTestPage(registry: registry)
+    try await page.click(named: "Clear")
+    #expect(registry.liveObjects == 1)
+    page.close()
+    registry.closeAll()
+    #expect(registry.liveObjects == 0, "the session's calls held the view model")
+    #expect(page.session.id.isEmpty == false, "the session itself is still held")
   }
 }
 

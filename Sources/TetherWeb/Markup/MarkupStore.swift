@@ -165,6 +165,16 @@ final class MarkupStore {
   func cancelAll() {
     for (_, entry) in components { entry.state.cancel() }
     components = [:]
+    // What the page's markup was built of goes too: its gestures' calls may hold the view
+    // models (a `WebCall` does), and a closed session must hold none, however long a socket
+    // or a test keeps the session itself.
+    fields = [:]
+    cache = [:]
+    cachedFields = [:]
+    cachedComponents = [:]
+    pendingSelections = [:]
+    screenControls = nil
+    onComponentChange = nil
   }
 }
 

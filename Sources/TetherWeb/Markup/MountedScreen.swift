@@ -46,7 +46,7 @@ final class MountedScreen: WebView {
     pendingSelections.removeAll()
     let outer = context.store.screenControls
     context.store.screenControls = controls
-    let node = Self.render(screen, id: id, in: own)
+    let node = Self.render(screen, id: id, in: own, mountedAs: self)
     context.store.screenControls = outer
     controls.endRender()
     rendered = own
@@ -56,11 +56,14 @@ final class MountedScreen: WebView {
   }
 
   private static func render<Screen: WebScreen>(
-    _ screen: Screen, id: String, in context: WebRenderContext
+    _ screen: Screen, id: String, in context: WebRenderContext, mountedAs mounted: MountedScreen
   ) -> HTMLNode {
-    // The handlers live in this render's context, which the mounted screen owns beside the
-    // screen: holding the screen adds no cycle.
-    screen.body.render(id: id, in: context) { action in screen.handle(action) }
+    // The handlers reach the screen through its mount, weakly: a component's render keeps
+    // them, and the view model it observes keeps the component, so a handler holding the
+    // screen (a struct screen holds its view model) would keep the view model alive.
+    screen.body.render(id: id, in: context) { [weak mounted] action in
+      (mounted?.screen as? Screen)?.handle(action)
+    }
   }
 
   private var lists: [any SelectableState] { rendered?.selectables ?? [] }

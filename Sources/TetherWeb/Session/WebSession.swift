@@ -241,6 +241,7 @@ public final class WebSession {
     gestures.cancel()
     send = nil
     markupStore.cancelAll()
+    context = WebRenderContext()  // the last render's handlers, and the calls they hold
     presenter.release()
   }
 
