@@ -42,15 +42,11 @@ final class MarkupStore {
   /// its screen, when one is rendering, so a screen pushed over it takes nothing away — or a
   /// new one from `make`.
   func control<State: AnyObject>(_ id: String, make: () -> State) -> State {
-    if let screenControls { return screenControls.state(id, make: make) }
-    if let state = fields[id]?.state as? State {
-      fields[id]?.generation = generation
-      return state
-    }
-    let state = make()
-    fields[id] = (state, generation)
-    return state
+    (screenControls ?? pageControls).state(id, make: make)
   }
+
+  /// The controls drawn outside any screen's render (a hand-built view's), kept with the page.
+  private var pageControls = ControlStates()
 
   /// Selections a resumed session brings back, by their list's id, until the list is drawn.
   private var pendingSelections: [String: String] = [:]
@@ -113,6 +109,7 @@ final class MarkupStore {
       for (_, entry) in components where entry.generation != generation { entry.state.cancel() }
       components = components.filter { $0.value.generation == generation }
     }
+    pageControls.endRender()
     generation &+= 1
   }
 
@@ -174,6 +171,7 @@ final class MarkupStore {
     cachedComponents = [:]
     pendingSelections = [:]
     screenControls = nil
+    pageControls = ControlStates()
     onComponentChange = nil
   }
 }
