@@ -19,7 +19,9 @@ extension Signal {
   /// - Returns: The derived signal. It keeps this signal alive.
   @inlinable
   public func map<Mapped>(_ transform: @escaping (Value) -> Mapped) -> Signal<Mapped> {
-    derive { $0.observers.send(transform($1)) }
+    let derived: Signal<Mapped> = derive { $0.observers.send(transform($1)) }
+    if let prefix { derived.prefix = { prefix().map(transform) } }
+    return derived
   }
 
   /// A signal sending the events for which `isIncluded` returns `true`.
@@ -28,7 +30,9 @@ extension Signal {
   /// - Returns: The derived signal.
   @inlinable
   public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value> {
-    derive { if isIncluded($1) { $0.observers.send($1) } }
+    let derived = derive { if isIncluded($1) { $0.observers.send($1) } }
+    if let prefix { derived.prefix = { prefix().filter(isIncluded) } }
+    return derived
   }
 
   /// A signal sending the non-nil results of `transform`.
@@ -37,7 +41,11 @@ extension Signal {
   /// - Returns: The derived signal.
   @inlinable
   public func compactMap<Mapped>(_ transform: @escaping (Value) -> Mapped?) -> Signal<Mapped> {
-    derive { if let mapped = transform($1) { $0.observers.send(mapped) } }
+    let derived: Signal<Mapped> = derive {
+      if let mapped = transform($1) { $0.observers.send(mapped) }
+    }
+    if let prefix { derived.prefix = { prefix().compactMap(transform) } }
+    return derived
   }
 
   /// A signal that drops an event equivalent to the one before it.
@@ -61,6 +69,8 @@ extension Signal {
   @inlinable
   public func merge(with others: Signal<Value>...) -> Signal<Value> {
     let merged = derive { $0.observers.send($1) }
+    let prefixes = ([self] + others).compactMap(\.prefix)
+    if !prefixes.isEmpty { merged.prefix = { prefixes.flatMap { $0() } } }
     for other in others {
       merged.retain(other)
       merged.retain(other.observers.add { [weak merged] in merged?.observers.send($0) })
@@ -89,11 +99,14 @@ extension Signal {
 
   /// A property holding the latest event, starting from `initial`.
   ///
+  /// A signal made by ``prepend(_:)`` starts the property from the last of its values instead.
+  ///
   /// - Parameter initial: The value until the first event.
   /// - Returns: A property that keeps this signal alive.
   @inlinable
   public func hold(initial: Value) -> Property<Value> {
-    let property = Property<Value>(derivedFrom: self, initial: initial)
+    let start = prefix?().last ?? initial
+    let property = Property<Value>(derivedFrom: self, initial: start)
     property.retain(observers.add { [weak property] in property?.update($0) })
     return property
   }

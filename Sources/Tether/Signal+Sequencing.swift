@@ -21,6 +21,31 @@ extension Signal {
     }
   }
 
+  /// A signal whose observers each get `values` first, as they start observing, then this
+  /// signal's events: RxSwift's `startWith`, Combine's `prepend`.
+  ///
+  /// ```swift
+  /// let status: Signal<String> = saves.map { _ in "Saved" }.prepend("Not saved yet")
+  /// ```
+  ///
+  /// A signal is shared, not started per observer, so the values go to whoever observes the
+  /// result: ``observe(_:)`` and ``observe(for:_:)`` deliver them before they return. `map`,
+  /// `filter`, `compactMap` and `merge(with:)` of the result pass them on (transformed) to their
+  /// own observers, and ``hold(initial:)`` starts from the last of them. Other operators
+  /// observe the result as a source once, when they are made, and see only its events:
+  /// apply `prepend` after them.
+  ///
+  /// - Parameter values: What each observer gets first, in order.
+  /// - Returns: The derived signal. It keeps this signal alive.
+  @inlinable
+  public func prepend(_ values: Value...) -> Signal<Value> {
+    let derived = derive { $0.observers.send($1) }
+    let earlier = prefix
+    // A later `prepend` goes before an earlier one's values, as in Rx.
+    derived.prefix = { values + (earlier?() ?? []) }
+    return derived
+  }
+
   /// A signal sending the first `count` events and none after them.
   ///
   /// Once it has sent them it is finished: it stops observing this signal and lets it go, as
@@ -122,6 +147,18 @@ extension Signal {
 }
 
 extension Property {
+  /// A signal whose observers each get `values`, then this property's value at that moment,
+  /// then its changes: RxSwift's `startWith` on a relay.
+  ///
+  /// - Parameter values: What each observer gets before the current value, in order.
+  /// - Returns: The derived signal. It keeps this property alive.
+  @inlinable
+  public final func prepend(_ values: Value...) -> Signal<Value> {
+    let derived = changes
+    derived.prefix = { values + [self.storage] }
+    return derived
+  }
+
   /// A signal sending this property's current value each time `trigger` sends: a form's
   /// fields read when the Save button is tapped.
   ///

@@ -29,6 +29,10 @@ public final class Signal<Value> {
   /// Sources and tokens a derived signal keeps alive.
   @usableFromInline
   internal var retained: [AnyObject] = []
+  /// What each new observer gets before any event (`prepend`), read when it starts observing;
+  /// `nil` for a signal without one, which is almost every signal.
+  @usableFromInline
+  internal var prefix: (() -> [Value])?
 
   @inlinable
   internal init() {
@@ -47,13 +51,18 @@ public final class Signal<Value> {
 
   /// Observes every event sent from now on.
   ///
+  /// A signal made by ``prepend(_:)`` first calls `action` with its values, before `observe`
+  /// returns.
+  ///
   /// - Parameter action: Called with each event, in order, on the signal's isolation domain.
   /// - Returns: A token; the observation ends when it is cancelled or deallocated, so a token
   ///   that is not kept ends it at once (the compiler warns of an unused result). To tie the
   ///   observation to an object instead, use ``observe(for:_:)``.
   @inlinable
   public func observe(_ action: @escaping (Value) -> Void) -> ObservationToken {
-    observers.add(action)
+    let token = observers.add(action)
+    if let prefix { observers.replay(prefix(), to: action) }
+    return token
   }
 
   /// The number of live observers, for diagnostics and tests.

@@ -16,6 +16,93 @@ import TetherTesting
     #expect(log.values.last == ["1", "2", "3"])
   }
 
+  /// Rx's `startWith` on a shared signal: each observer gets the values as it starts, then only
+  /// events sent after it started.
+  @Test func prependGivesEachObserverItsValuesFirstThenTheEvents() {
+    let (signal, input) = Signal<Int>.pipe()
+    let started = signal.prepend(0, 1)
+    let early = started.record()
+    input.send(2)
+    let late = started.record()
+    input.send(3)
+    #expect(early.values == [0, 1, 2, 3])
+    #expect(late.values == [0, 1, 3])
+  }
+
+  @Test func aLaterPrependGoesBeforeAnEarlierOnesValues() {
+    let (signal, input) = Signal<Int>.pipe()
+    let recorder = signal.prepend(2).prepend(1).record()
+    input.send(3)
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  @Test func mapFilterCompactMapAndMergePassAPrependedSignalsValuesOn() {
+    let (signal, input) = Signal<Int>.pipe()
+    let (other, otherInput) = Signal<Int>.pipe()
+    let started = signal.prepend(1, 2, 3)
+    let mapped = started.map { $0 * 10 }.record()
+    let even = started.filter { $0.isMultiple(of: 2) }.record()
+    let odd = started.compactMap { $0.isMultiple(of: 2) ? nil : "\($0)" }.record()
+    let merged = started.merge(with: other.prepend(7)).record()
+    let held = started.hold(initial: 0)
+    #expect(mapped.values == [10, 20, 30])
+    #expect(even.values == [2])
+    #expect(odd.values == ["1", "3"])
+    #expect(merged.values == [1, 2, 3, 7])
+    #expect(held.value == 3)
+    input.send(4)
+    otherInput.send(5)
+    #expect(mapped.values == [10, 20, 30, 40])
+    #expect(even.values == [2, 4])
+    #expect(merged.values == [1, 2, 3, 7, 4, 5])
+    #expect(held.value == 4)
+  }
+
+  @Test func aPropertysPrependGivesItsValuesThenTheValueAtThatMomentThenChanges() {
+    let property = MutableProperty("b")
+    let started = property.prepend("a")
+    let first = started.record()
+    property.value = "c"
+    let second = started.record()
+    property.value = "d"
+    #expect(first.values == ["a", "b", "c", "d"])
+    #expect(second.values == ["a", "c", "d"])
+  }
+
+  /// The delivery rules: an event sent by an observer during the prefix is delivered after the
+  /// whole prefix, in order, and to the observers there were when it was sent.
+  @Test func prependFollowsTheDeliveryRules() {
+    let (signal, input) = Signal<Int>.pipe()
+    let started = signal.prepend(1, 2, 3)
+    let earlier = started.record()
+    var order: [Int] = []
+    let reentrant = started.observe { value in
+      order.append(value)
+      if value == 1 { input.send(10) }
+    }
+    #expect(order == [1, 2, 3, 10])
+    #expect(earlier.values == [1, 2, 3, 10])
+    reentrant.cancel()
+    input.send(4)
+    #expect(order == [1, 2, 3, 10])
+  }
+
+  @Test func aPrependedSignalKeepsItsSourceAndLetsItGoWithItsLastObserver() {
+    let (signal, input) = Signal<Int>.pipe()
+    weak var started: Signal<Int>?
+    var recorder: Recorder<Int>? = {
+      let made = signal.prepend(0)
+      started = made
+      return made.record()
+    }()
+    input.send(1)
+    #expect(recorder?.values == [0, 1])
+    #expect(started != nil)
+    recorder = nil
+    #expect(started == nil)
+    #expect(signal.observerCount == 0)
+  }
+
   @Test func takeFirstAndSkipFirstSplitTheEvents() {
     let (signal, input) = Signal<Int>.pipe()
     let first = signal.take(first: 2).record()

@@ -175,6 +175,21 @@ internal final class ObserverList<Value>: ObserverListBase {
     if tombstones != 0 { compactIfNeeded() }
   }
 
+  /// Calls `action` with each of `values`, in order, as one delivery: an event sent meanwhile
+  /// (by `action`, say) is queued until the last of them (`prepend`).
+  @inlinable
+  final func replay(_ values: [Value], to action: (Value) -> Void) {
+    if isDelivering {
+      for value in values { action(value) }
+      return
+    }
+    isDelivering = true
+    for value in values { action(value) }
+    if !pending.isEmpty { drainPending() }
+    isDelivering = false
+    if tombstones != 0 { compactIfNeeded() }
+  }
+
   /// Calls the observers at indices below `end`: those that existed when `value` was sent.
   @inlinable
   final func deliver(_ value: Value, upTo end: Int) {

@@ -88,12 +88,13 @@ enum TetherDocComments {
   struct Purchase { var amount: Int }
   @MainActor static func signals(
     saveTapped: Signal<Void>, title: Property<String>, purchases: Signal<Purchase>,
-    submitTapped: Signal<Void>, text: Property<String>
+    submitTapped: Signal<Void>, text: Property<String>, saves: Signal<Void>
   ) {
     let saved = saveTapped.debug("save tapped").withLatestFrom(title).map { $1 }
+    let status: Signal<String> = saves.map { _ in "Saved" }.prepend("Not saved yet")
     let total: Signal<Int> = purchases.scan(0) { sum, purchase in sum + purchase.amount }
     let submitted: Signal<String> = submitTapped.withLatestFrom(text).map { $1 }
-    _ = (saved, total, submitted)
+    _ = (saved, total, submitted, status)
   }
 
   // Sources/Tether/Derived.swift
