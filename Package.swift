@@ -34,12 +34,18 @@ let package = Package(
     .library(name: "TetherWeb", targets: ["TetherWeb"]),
     .library(name: "TetherWebTesting", targets: ["TetherWebTesting"]),
     .library(name: "TetherWebHummingbird", targets: ["TetherWebHummingbird"]),
+    .library(name: "TetherPubSub", targets: ["TetherPubSub"]),
+    .library(name: "TetherPubSubPostgres", targets: ["TetherPubSubPostgres"]),
   ],
   traits: [
     .trait(
       name: "WebServer",
       description: "TetherWebHummingbird: serve TetherWeb apps with Hummingbird 2."
-    )
+    ),
+    .trait(
+      name: "PostgresPubSub",
+      description: "TetherPubSubPostgres: TetherPubSub across nodes through PostgreSQL."
+    ),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
@@ -51,6 +57,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    // Used only under the `PostgresPubSub` trait.
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     .target(
@@ -64,6 +72,26 @@ let package = Package(
     .target(
       name: "TetherFlow",
       dependencies: ["Tether"],
+      swiftSettings: swiftSettings
+    ),
+    // Typed publish–subscribe and presence across nodes; the transports are a bus in this
+    // process or (under the `PostgresPubSub` trait) a database's notifications.
+    .target(
+      name: "TetherPubSub",
+      dependencies: ["Tether"],
+      swiftSettings: swiftSettings
+    ),
+    // Empty unless the `PostgresPubSub` trait is enabled.
+    .target(
+      name: "TetherPubSubPostgres",
+      dependencies: [
+        "TetherPubSub",
+        .product(
+          name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgresPubSub"])
+        ),
+        .product(
+          name: "Logging", package: "swift-log", condition: .when(traits: ["PostgresPubSub"])),
+      ],
       swiftSettings: swiftSettings
     ),
     .target(
@@ -132,6 +160,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "TetherPubSubTests",
+      dependencies: ["TetherPubSub", "Tether", "TetherTesting"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "TetherFlowTests",
       dependencies: ["TetherFlow", "TetherTesting"],
       swiftSettings: swiftSettings
@@ -165,6 +198,7 @@ let package = Package(
       name: "TetherDocsTests",
       dependencies: [
         "Tether", "TetherFlow", "TetherTerminal", "TetherWeb", "TetherTesting", "TetherWebTesting",
+        "TetherPubSub",
       ],
       swiftSettings: swiftSettings
     ),

@@ -9,16 +9,27 @@ import Dispatch
 ///
 /// `@unchecked Sendable`, with proof: `value` is read and written only inside `queue.sync`,
 /// and a serial queue runs one such block at a time.
-internal final class Locked<Value>: @unchecked Sendable {
+///
+/// Package access: TetherPubSub's nodes keep their state in one for the same reason.
+package final class Locked<Value>: @unchecked Sendable {
   private var value: Value
   private let queue = DispatchQueue(label: "tether.locked")
 
-  init(_ value: Value) {
+  package init(_ value: Value) {
     self.value = value
   }
 
   /// Runs `body` with exclusive access to the value.
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    try queue.sync { try body(&value) }
+  package func withLock<Result, Failure: Error>(
+    _ body: (inout Value) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let outcome = queue.sync { () -> Swift.Result<Result, Failure> in
+      do throws(Failure) {
+        return .success(try body(&value))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try outcome.get()
   }
 }
