@@ -92,7 +92,7 @@ let package = Package(
     .executable(name: "forms-article", targets: ["forms-article"]),
   ],
   dependencies: [
-    .package(name: "Tether", path: "..", traits: ["WebServer"]),
+    .package(name: "Tether", path: "..", traits: ["WebServer", "PostgresPubSub"]),
     .package(name: "TetherTools", path: "../Tools"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -166,6 +166,7 @@ let package = Package(
       dependencies: [
         .product(name: "Tether", package: "Tether"),
         .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherPubSub", package: "Tether"),
       ],
       path: "Todos",
       exclude: shownLayers + todosStorage,
@@ -180,6 +181,8 @@ let package = Package(
       dependencies: [
         "Todos",
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "TetherPubSub", package: "Tether"),
+        .product(name: "TetherPubSubPostgres", package: "Tether"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -195,6 +198,7 @@ let package = Package(
       dependencies: [
         .product(name: "Tether", package: "Tether"),
         .product(name: "TetherFlow", package: "Tether"),
+        .product(name: "TetherPubSub", package: "Tether"),
         "ExampleSupport", "Gallery", "Courses", "Profile", "Articles", "Entry", "Todos",
       ],
       path: ".",
@@ -386,6 +390,7 @@ let package = Package(
       dependencies: [
         "Courses", "Profile", "Articles", "Entry", "Todos", "ExampleSupport",
         .product(name: "TetherTesting", package: "Tether"),
+        .product(name: "TetherPubSub", package: "Tether"),
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       path: ".",
@@ -444,6 +449,8 @@ let package = Package(
       name: "TodosStorageTests",
       dependencies: [
         "Todos", "TodosStorage",
+        .product(name: "TetherPubSub", package: "Tether"),
+        .product(name: "TetherPubSubPostgres", package: "Tether"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),

@@ -170,6 +170,12 @@ public final class Browser: @unchecked Sendable {
     _ = try await command("POST", "window", ["handle": handle])
   }
 
+  /// Closes the current window (its page unloads, its socket closes); switch to another
+  /// window before the next command.
+  public func closeWindow() async throws {
+    _ = try await command("DELETE", "window", nil)
+  }
+
   /// The browser's Back button.
   public func back() async throws { _ = try await command("POST", "back", [:]) }
 

@@ -170,7 +170,14 @@ struct ShowcaseCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
     if web {
+      do {
+        services.pubsub = try await TodoStorage.pubsub(database: database)
+      } catch {
+        FileHandle.standardError.write(Data("showcase: \(error)\n".utf8))
+        throw ExitCode(2)
+      }
       try await serveWeb(services: services)
+      await services.pubsub?.shutdown()
       return
     }
     guard TerminalSession.isInteractive else {

@@ -82,6 +82,7 @@ struct ClusterCommand: AsyncParsableCommand {
       var services = ShowcaseServices.bundled()
       do {
         services.todos = try await TodoStorage.open(database: database, dataFolder: nil).store
+        services.pubsub = try await TodoStorage.pubsub(database: database)
       } catch {
         FileHandle.standardError.write(Data("showcase-cluster node: \(error)\n".utf8))
         throw ExitCode(2)
@@ -90,6 +91,7 @@ struct ClusterCommand: AsyncParsableCommand {
         services: services, host: "127.0.0.1", port: port,
         sessionGrace: .milliseconds(Int(sessionGrace * 1000)), resumeSigner: signer,
         trustedProxies: ["127.0.0.1"], stats: stats)
+      await services.pubsub?.shutdown()
       return
     }
     let found =

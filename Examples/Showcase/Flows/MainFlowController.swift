@@ -60,7 +60,7 @@ public final class MainFlowController: FlowController {
     case .profile: ProfileFlow(services: services)
     case .articles: ArticlesFlow(services: services)
     case .entry: EntryFlow(services: services)
-    case .todos: TodosFlow(store: services.todos, list: todoList)
+    case .todos: TodosFlow(store: services.todos, list: todoList, pubsub: services.pubsub)
     }
   }
 }

@@ -4,6 +4,7 @@ import Entry
 import Foundation
 import Gallery
 import Profile
+import TetherPubSub
 import Todos
 
 /// Every service the five apps need, injected by the flows (seed 004's dependency injection).
@@ -23,6 +24,10 @@ public struct ShowcaseServices: Sendable {
   /// TodoMVC's lists, one per browser (or terminal user); in this process's memory unless
   /// set otherwise.
   public var todos: any TodoStore = InMemoryTodoStore()
+  /// Where TodoMVC's tabs say which list they show (each screen counts the tabs showing its
+  /// list): none unless set. The web server starts one on a bus in its process; a cluster's
+  /// nodes share PostgreSQL's notifications.
+  public var pubsub: PubSub?
   /// The locale dates are formatted for; the user's by default.
   public var locale: Locale = .current
   /// The time zone dates are shown in; the user's by default.

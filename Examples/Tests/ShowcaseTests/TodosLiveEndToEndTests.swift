@@ -68,6 +68,27 @@ extension EndToEnd {
       try await tab.browser.run(Self.recorder)
     }
 
+    /// What the tab's presence line says: "Open in 2 tabs", or "" while it is hidden.
+    private func openTabs(in tab: Tab) async throws -> String {
+      try await tab.focus()
+      return try await tab.browser.run(
+        """
+        const line = document.querySelector('.todoapp .open-tabs');
+        return line && !line.hidden ? line.textContent : '';
+        """) as? String ?? ""
+    }
+
+    /// Waits until every one of `tabs` says `expected`.
+    private func waitForOpenTabs(
+      _ expected: String, in tabs: [Tab], seconds: Double = 10
+    ) async throws {
+      for tab in tabs {
+        try await tab.browser.waitUntil("\"\(expected)\" in a tab", seconds: seconds) {
+          try await openTabs(in: tab) == expected
+        }
+      }
+    }
+
     private func signature(in tab: Tab) async throws -> String {
       try await tab.browser.run(
         """
@@ -203,6 +224,10 @@ extension EndToEnd {
         let (sameNode, afterSame) = try await measure(52, writer: tabA, reader: tabB, list: [])
         let apart = try await place(
           tabB, together: false, url: url, list: afterSame, cluster: cluster)
+        // Presence across nodes, through PostgreSQL: each tab counts the other, on the other
+        // node. A page placing the tabs left (each reload) counts until its session is let
+        // go, after the cluster's 30-second grace.
+        try await waitForOpenTabs("Open in 2 tabs", in: [tabA, tabB], seconds: 45)
         let (twoNodes, afterTwo) = try await measure(
           52, writer: tabA, reader: tabB, list: afterSame)
         print("live update, both tabs' sockets on one node \(together): \(Self.summary(sameNode))")
@@ -222,6 +247,7 @@ extension EndToEnd {
         try await second.waitUntil("the other browser's item") {
           try await signature(in: other) == Self.signature(otherList)
         }
+        #expect(try await openTabs(in: other) == "", "the first browser's tabs are not counted")
         var list = afterTwo
         // Each Enter is typed once the tab shows the one before, as a person sees it: an
         // entry typed whole before the server answers the Enter before it would be submitted
@@ -314,7 +340,9 @@ extension EndToEnd {
 
     @Test func listsOutliveASigtermAndAChangeReachesTheBrowsersOtherTab() async throws {
       let data = freshDataFolder()
-      var showcase = try await WebShowcase(arguments: ["--data", data])
+      // A closed tab's session is let go a second after its socket closes, and its presence
+      // with it.
+      var showcase = try await WebShowcase(arguments: ["--data", data, "--session-grace", "1"])
       let first = try await Browser(width: 800, height: 900)
       let second = try await Browser(width: 800, height: 900)
       do {
@@ -322,9 +350,13 @@ extension EndToEnd {
         try await load(showcase.url + "/todos", in: tabA, showing: [])
         let tabB = Tab(browser: first, handle: try await first.newWindow())
         try await load(showcase.url + "/todos", in: tabB, showing: [])
+        try await waitForOpenTabs("Open in 2 tabs", in: [tabA, tabB])
         let (latencies, list) = try await measure(11, writer: tabA, reader: tabB, list: [])
         print("live update on one node (SQLite): \(Self.summary(latencies))")
         #expect(list == [Item(title: "Item 2 edited", completed: true)])
+        try await tabB.focus()
+        try await first.closeWindow()
+        try await waitForOpenTabs("", in: [tabA])
         let other = Tab(browser: second, handle: try await second.currentWindow())
         try await load(showcase.url + "/todos", in: other, showing: [])
         try await second.press("Tea\u{E007}")

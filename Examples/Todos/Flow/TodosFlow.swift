@@ -1,5 +1,6 @@
 import Tether
 import TetherFlow
+import TetherPubSub
 import Todos
 
 /// TodoMVC's flow: one screen, whose filter is the end of its path.
@@ -10,6 +11,7 @@ import Todos
 public final class TodosFlow: FlowController {
   private let store: any TodoStore
   private let list: String
+  private let pubsub: PubSub?
   private weak var screen: TodoListViewModel?
 
   /// Creates the flow.
@@ -17,9 +19,11 @@ public final class TodosFlow: FlowController {
   /// - Parameters:
   ///   - store: Where lists are kept.
   ///   - list: Whose list to show.
-  public init(store: any TodoStore, list: String) {
+  ///   - pubsub: Where the screen says it shows the list, and counts the tabs that do.
+  public init(store: any TodoStore, list: String, pubsub: PubSub? = nil) {
     self.store = store
     self.list = list
+    self.pubsub = pubsub
   }
 
   /// The path of the list showing `filter`: a link's address.
@@ -32,7 +36,7 @@ public final class TodosFlow: FlowController {
 
   /// Builds the list screen; it loads the list when it first appears.
   public func start(on navigator: ShowcaseNavigator) -> ShowcaseScreen {
-    let todos = TodoListViewModel(store: store, listID: list)
+    let todos = TodoListViewModel(store: store, listID: list, pubsub: pubsub)
     screen = todos
     return Screen(
       .todos(todos), title: todos.title, path: Self.path(showing: .all).components, owner: self,

@@ -325,7 +325,7 @@ public final class PostgresTodoStore: TodoStore {
     Self.connectionConfiguration(configuration)
   }
 
-  private static func connectionConfiguration(_ configuration: PostgresClient.Configuration)
+  static func connectionConfiguration(_ configuration: PostgresClient.Configuration)
     -> PostgresConnection.Configuration
   {
     var connection = PostgresConnection.Configuration(

@@ -1,4 +1,7 @@
 import Foundation
+import Logging
+import TetherPubSub
+import TetherPubSubPostgres
 import Todos
 
 /// Chooses and opens the showcase's TodoMVC store from its command line: PostgreSQL for a
@@ -114,5 +117,32 @@ public enum TodoStorage {
     }
     let path = folder + "/todos.sqlite"
     return Opened(store: try SQLiteTodoStore(path: path), location: "SQLite file \(path)")
+  }
+
+  /// Starts the PubSub node the options ask for: on PostgreSQL's notifications for a
+  /// `postgres://` URL (every process sharing the database shares its topics), else on a bus
+  /// in this process.
+  ///
+  /// - Parameter database: A PostgreSQL URL, or `nil` to read ``databaseVariable``.
+  /// - Returns: The started node.
+  /// - Throws: ``TodoDatabaseError`` when the database cannot be reached.
+  public static func pubsub(database: String?) async throws(TodoDatabaseError) -> PubSub {
+    let url = database ?? ProcessInfo.processInfo.environment[databaseVariable]
+    let transport: any PubSubTransport
+    if let url, !url.isEmpty {
+      let (configuration, _) = try PostgresTodoStore.parse(url)
+      transport = PostgresPubSubTransport(
+        configuration: PostgresTodoStore.connectionConfiguration(configuration),
+        logger: Logger(label: "tether.pubsub"))
+    } else {
+      transport = InProcessPubSub().transport()
+    }
+    let pubsub = PubSub(transport: transport)
+    do {
+      try await pubsub.start()
+    } catch {
+      throw TodoDatabaseError("PubSub: \(error)")
+    }
+    return pubsub
   }
 }

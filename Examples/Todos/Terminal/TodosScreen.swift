@@ -70,6 +70,9 @@ final class TodosTerminalScreen: TerminalView {
         "\(todos.itemsLeft)  \(filters)\(clear)", x: frame.x, y: y, maxWidth: frame.width)
       y += 1
     }
+    if let openTabs = todos.openTabs, y < frame.y + frame.height - 1 {
+      canvas.draw(openTabs, x: frame.x, y: y, maxWidth: frame.width, style: CellStyle(dim: true))
+    }
     let hint =
       switch todos.focus {
       case .newTodo: "Type a todo, Enter adds · Tab list · Ctrl-C quit"

@@ -2,6 +2,7 @@ import Clocks
 import Synchronization
 import Testing
 import Tether
+import TetherPubSub
 import TetherTesting
 import Todos
 
@@ -44,6 +45,28 @@ private final class FlakyStore: TodoStore {
       todos.newTitle.value = title
       todos.addRequested()
     }
+  }
+
+  /// Presence: each screen showing a list says so, and every screen of that list counts them;
+  /// a closed screen leaves, and another list's screens are not counted.
+  @Test func aListOpenInTwoTabsSaysSoAndAClosedTabLeaves() async throws {
+    let pubsub = PubSub(transport: InProcessPubSub().transport())
+    try await pubsub.start()
+    let store = InMemoryTodoStore()
+    let first = TodoListViewModel(store: store, listID: "shared", pubsub: pubsub)
+    await first.viewDidLoad()
+    await expectEventually { first.openTabs == nil && pubsub.subscriberCount == 1 }
+    var second: TodoListViewModel? = TodoListViewModel(
+      store: store, listID: "shared", pubsub: pubsub)
+    await second?.viewDidLoad()
+    let elsewhere = TodoListViewModel(store: store, listID: "another", pubsub: pubsub)
+    await elsewhere.viewDidLoad()
+    await expectEventually { first.openTabs == "Open in 2 tabs" }
+    #expect(second?.openTabs == "Open in 2 tabs")
+    #expect(elsewhere.openTabs == nil)
+    second = nil
+    await expectEventually { first.openTabs == nil }
+    await pubsub.shutdown()
   }
 
   @Test func addingTrimsAppendsClearsAndIgnoresBlankTitles() async {

@@ -1,6 +1,7 @@
 import Foundation
 import Tether
 import TetherFlow
+import TetherPubSub
 
 /// TodoMVC's one screen (https://github.com/tastejs/todomvc, `app-spec.md`): a field for new
 /// items, the list with its filter, each item's toggle, edit in place and delete, toggle all,
@@ -111,6 +112,10 @@ public final class TodoListViewModel {
   /// the message goes once the store answers again.
   @Output public private(set) var errorMessage: String? = nil
 
+  /// "Open in 2 tabs" while this list is open in more than one tab or terminal, on any node
+  /// (presence, with a `PubSub`); `nil` otherwise.
+  @Output public private(set) var openTabs: String? = nil
+
   /// Whether there are no items: the list and the footer are hidden.
   public var isEmpty: Bool { todos.isEmpty }
   /// Whether every item is done (the toggle-all box is ticked).
@@ -118,6 +123,12 @@ public final class TodoListViewModel {
 
   private let store: any TodoStore
   private let listID: String
+  private let pubsub: PubSub?
+  /// Every tab showing this list, while the screen follows them.
+  private var tabs: Property<[PresenceEntry<TodoTab>]>?
+  private var tabsToken: ObservationToken?
+  /// Ends this screen's presence with it.
+  public let lifetime = Lifetime()
   private let makeID: @MainActor () -> String
   private let retryDelay: Duration
   private let clock: any Clock<Duration>
@@ -155,16 +166,19 @@ public final class TodoListViewModel {
   /// - Parameters:
   ///   - store: Where the list is kept.
   ///   - listID: Which list: one per browser (a cookie) or per terminal user.
+  ///   - pubsub: Where the tabs showing a list say they are there (``openTabs``); none unless
+  ///     given.
   ///   - retryDelay: How long to wait before trying a failed load or write again.
   ///   - clock: The clock that waits.
   ///   - makeID: Makes the id of an item added without one (see ``addRequested(id:)``).
   public init(
-    store: any TodoStore, listID: String, retryDelay: Duration = .seconds(1),
+    store: any TodoStore, listID: String, pubsub: PubSub? = nil, retryDelay: Duration = .seconds(1),
     clock: any Clock<Duration> = ContinuousClock(),
     makeID: @escaping @MainActor () -> String = { UUID().uuidString.lowercased() }
   ) {
     self.store = store
     self.listID = listID
+    self.pubsub = pubsub
     self.retryDelay = retryDelay
     self.clock = clock
     self.makeID = makeID
@@ -184,8 +198,10 @@ public final class TodoListViewModel {
     }
   }
 
-  /// The screen appeared: load the list (and, if the store does not answer, keep trying).
+  /// The screen appeared: load the list (and, if the store does not answer, keep trying), and
+  /// say this tab is showing it.
   public func viewDidLoad() async {
+    await followTabs()
     switch await loading.run() {
     case .success(let loaded):
       receive(loaded)
@@ -195,6 +211,20 @@ public final class TodoListViewModel {
     case .refused, .disabled, .cancelled:
       break
     }
+  }
+
+  /// Tracks this screen on the list's presence topic until it is gone, and counts the tabs.
+  private func followTabs() async {
+    guard let pubsub, tabs == nil else { return }
+    let topic = PresenceTopic<TodoTab>("todos.\(listID).tabs")
+    let tabs = pubsub.presence(on: topic)
+    self.tabs = tabs
+    tabsToken = tabs.observe { [weak self] entries in
+      self?.openTabs = entries.count > 1 ? "Open in \(entries.count) tabs" : nil
+    }
+    // The count is a courtesy: a list whose id cannot name a topic, or a node whose transport
+    // is down, shows none, and the list works as ever.
+    try? await pubsub.track(makeID(), meta: TodoTab(), on: topic, owner: self)
   }
 
   /// Enter in the new-item field: adds an item with the trimmed title, unless it is empty,
@@ -484,4 +514,13 @@ extension TodoListViewModel: RestorableViewModel {
 
   /// Goes on editing the item (``resumeEditing(id:)``).
   public func restore(_ restoration: Restoration) { resumeEditing(id: restoration.editing) }
+}
+
+extension TodoListViewModel: @MainActor LifetimeProvider {}
+
+/// What a tab showing a TodoMVC list says of itself on the list's presence topic: nothing but
+/// that it is there.
+public struct TodoTab: Codable, Sendable, Equatable {
+  /// A tab.
+  public init() {}
 }

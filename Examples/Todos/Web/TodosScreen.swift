@@ -62,6 +62,9 @@ struct TodosScreen: WebScreen {
         button("Clear completed", .class("clear-completed"), .hidden(todos.completedCount == 0))
           .onClick(todos.clearCompleted)
       }
+      p(.class("open-tabs"), .role("status"), .hidden(todos.openTabs == nil)) {
+        todos.openTabs ?? ""
+      }
     }
   }
 
