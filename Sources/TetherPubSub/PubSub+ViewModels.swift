@@ -25,14 +25,7 @@ extension PubSub {
   public func signal<Message, Owner: LifetimeProvider>(
     for topic: Topic<Message>, owner: Owner, isolation: isolated (any Actor) = #isolation
   ) -> Signal<Message> {
-    let (signal, input) = Signal<Message>.pipe()
-    let stream = messages(on: topic)
-    let task = Task {
-      _ = isolation
-      for await message in stream { input.send(message) }
-    }
-    owner.lifetime.add(ObservationToken.onCancel { task.cancel() })
-    return signal
+    Self.signal(of: messages(on: topic), owner: owner, isolation: isolation)
   }
 
   /// Who is on `topic`, as a property that follows every join and leave while it is kept.
@@ -65,14 +58,7 @@ extension PubSub {
   public func presenceChanges<Meta, Owner: LifetimeProvider>(
     on topic: PresenceTopic<Meta>, owner: Owner, isolation: isolated (any Actor) = #isolation
   ) -> Signal<PresenceUpdate<Meta>> {
-    let (signal, input) = Signal<PresenceUpdate<Meta>>.pipe()
-    let stream = presenceUpdates(on: topic)
-    let task = Task {
-      _ = isolation
-      for await update in stream { input.send(update) }
-    }
-    owner.lifetime.add(ObservationToken.onCancel { task.cancel() })
-    return signal
+    Self.signal(of: presenceUpdates(on: topic), owner: owner, isolation: isolation)
   }
 
   /// Tracks `key` on `topic` for as long as `owner` lives: a screen that says who is viewing
@@ -95,5 +81,18 @@ extension PubSub {
         guard let self else { return }
         Task { await self.untrack(reference) }
       })
+  }
+
+  /// A signal sending each element of `stream` on `isolation` until `owner`'s lifetime ends.
+  private static func signal<Element, Owner: LifetimeProvider>(
+    of stream: AsyncStream<Element>, owner: Owner, isolation: isolated (any Actor)
+  ) -> Signal<Element> {
+    let (signal, input) = Signal<Element>.pipe()
+    let task = Task {
+      _ = isolation
+      for await element in stream { input.send(element) }
+    }
+    owner.lifetime.add(ObservationToken.onCancel { task.cancel() })
+    return signal
   }
 }

@@ -235,12 +235,7 @@ public final class PubSub: Sendable {
       return stream
     }
     continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { state in
-        state.messageSubscribers[topic.name]?[id] = nil
-        if state.messageSubscribers[topic.name]?.isEmpty == true {
-          state.messageSubscribers[topic.name] = nil
-        }
-      }
+      self?.state.withLock { Self.unsubscribe(id, from: topic.name, in: &$0.messageSubscribers) }
     }
     return stream
   }
@@ -354,12 +349,7 @@ public final class PubSub: Sendable {
       return stream
     }
     continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { state in
-        state.presenceSubscribers[topic.name]?[id] = nil
-        if state.presenceSubscribers[topic.name]?.isEmpty == true {
-          state.presenceSubscribers[topic.name] = nil
-        }
-      }
+      self?.state.withLock { Self.unsubscribe(id, from: topic.name, in: &$0.presenceSubscribers) }
     }
     return stream
   }
@@ -451,6 +441,13 @@ public final class PubSub: Sendable {
       @unknown default: continuation.resume(returning: .notRunning)
       }
     }
+  }
+
+  private static func unsubscribe<Input>(
+    _ id: Int, from topic: String, in table: inout [String: [Int: Subscriber<Input>]]
+  ) {
+    table[topic]?[id] = nil
+    if table[topic]?.isEmpty == true { table[topic] = nil }
   }
 
   private static func spend(
