@@ -135,14 +135,15 @@ public final class PubSub: Sendable {
   /// Says goodbye (every other node drops this node's presences at once), stops, and ends
   /// every subscription's stream.
   public func shutdown() async {
-    let wasRunning = state.withLock { state -> Bool in
+    // The goodbye is queued in the same hold of the lock that stops the node: every payload
+    // queued while it ran is ahead of it, so once the goodbye is sent, none is left behind in
+    // the queue that the sender's end would drop unanswered.
+    let goodbye = state.withLock { state -> Sending? in
       let running = state.phase == .running
       state.phase = .stopped
-      return running
+      return running ? queue(.goodbye, topic: "", body: "") : nil
     }
-    if wasRunning {
-      _ = await sendAndWait(.goodbye, topic: "", body: "")
-    }
+    if let goodbye { _ = await goodbye.answer() }
     outbox.finish()
     let (tasks, finishers) = state.withLock { state in
       let tasks = state.tasks
@@ -195,13 +196,16 @@ public final class PubSub: Sendable {
       throw .encoding(String(describing: error))
     }
     try checkSize(body, topic: topic.name)
-    let local = try state.withLock { state throws(PubSubError) in
+    let (local, sending) = try state.withLock { state throws(PubSubError) in
       guard state.phase == .running else { throw PubSubError.notRunning }
       try Self.spend(&state.buckets, publisher: publisher, limits: limits)
-      return state.messageSubscribers[topic.name].map { $0.values.map(\.deliver) } ?? []
+      return (
+        state.messageSubscribers[topic.name].map { $0.values.map(\.deliver) } ?? [],
+        queue(.message, topic: topic.name, body: body)
+      )
     }
     for deliver in local { deliver(body) }
-    if let error = await sendAndWait(.message, topic: topic.name, body: body) { throw error }
+    if let error = await sending.answer() { throw error }
   }
 
   /// Every message on `topic` from now on, from every node, in the order each node published.
@@ -276,35 +280,36 @@ public final class PubSub: Sendable {
       throw .encoding(String(describing: error))
     }
     try checkSize(metaText + key, topic: topic.name)
-    let body = try state.withLock { state throws(PubSubError) -> String in
+    // The join is queued under the lock that numbered it: joins and leaves leave this node in
+    // the order of their versions, so another node sees no gap that is not one.
+    let (ref, sending) = try state.withLock {
+      state throws(PubSubError) -> (String, Sending) in
       guard state.phase == .running else { throw PubSubError.notRunning }
       let ref = "\(node).\(state.nextID)"
-      state.nextID += 1
       let item = PresenceItem(topic: topic.name, ref: ref, key: key, meta: metaText, node: node)
+      state.nextID += 1
       let (changes, join) = state.presence.track(item)
       Self.deliver(changes, in: state)
-      return PresenceWire.encode(join) ?? ""
+      guard let body = PresenceWire.encode(join) else {
+        throw PubSubError.encoding("presence entry")
+      }
+      return (ref, queue(.join, topic: topic.name, body: body))
     }
-    guard let join = PresenceWire.decode(PresenceWire.Join.self, from: body) else {
-      throw .encoding("presence entry")
-    }
-    let reference = PresenceReference(topic: topic.name, ref: join.r)
-    if let error = await sendAndWait(.join, topic: topic.name, body: body) { throw error }
-    return reference
+    if let error = await sending.answer() { throw error }
+    return PresenceReference(topic: topic.name, ref: ref)
   }
 
   /// Ends a tracking: its entry leaves on every node. Untracking twice does nothing.
   ///
   /// - Parameter reference: What ``track(_:meta:on:)`` returned.
   public func untrack(_ reference: PresenceReference) async {
-    let body = state.withLock { state -> String? in
+    let sending = state.withLock { state -> Sending? in
       guard state.phase == .running, let (changes, leave) = state.presence.untrack(reference.ref)
       else { return nil }
       Self.deliver(changes, in: state)
-      return PresenceWire.encode(leave)
+      return PresenceWire.encode(leave).map { queue(.leave, topic: reference.topic, body: $0) }
     }
-    guard let body else { return }
-    _ = await sendAndWait(.leave, topic: reference.topic, body: body)
+    _ = await sending?.answer()
   }
 
   /// Who is on `topic` now, over every node this node hears from, by key.
@@ -371,10 +376,13 @@ public final class PubSub: Sendable {
     case .syncRequest:
       guard envelope.body.isEmpty || envelope.body == node else { return }
       // The asking node also learns this node is alive from the state.
-      let parts = state.withLock { state in
-        state.presence.ownState(maximumBytes: maximumPayloadBytes)
+      // Queued under the lock that read the state: no join or leave of a later version goes
+      // out ahead of it.
+      state.withLock { state in
+        for part in state.presence.ownState(maximumBytes: maximumPayloadBytes) {
+          enqueue(.state, topic: "", body: part)
+        }
       }
-      for part in parts { enqueue(.state, topic: "", body: part) }
     case .join, .leave, .heartbeat, .state, .goodbye:
       let (ask, malformed) = state.withLock { state -> (Bool, Bool) in
         let (changes, ask, malformed) = state.presence.receive(
@@ -388,14 +396,14 @@ public final class PubSub: Sendable {
   }
 
   private func beat() {
-    let version = state.withLock { state -> UInt64? in
-      guard state.phase == .running else { return nil }
+    state.withLock { state in
+      guard state.phase == .running else { return }
       let changes = state.presence.expire(now: .now, timeout: presenceTiming.timeout)
       Self.deliver(changes, in: state)
-      return state.presence.ownVersion
+      // Under the lock: the version it names is the newest queued, never one a join queued
+      // meanwhile has passed.
+      enqueue(.heartbeat, topic: "", body: String(state.presence.ownVersion))
     }
-    guard let version else { return }
-    enqueue(.heartbeat, topic: "", body: String(version))
   }
 
   /// Tells the presence subscribers of each changed topic, under the state's lock, so that
@@ -421,26 +429,35 @@ public final class PubSub: Sendable {
     guard bytes <= limit else { throw .tooLarge(bytes: bytes, limit: max(0, limit)) }
   }
 
+  /// Queues a payload no one waits on (called under the state's lock where its order with
+  /// the presence versions matters).
   private func enqueue(_ kind: Envelope.Kind, topic: String, body: String) {
     let envelope = Envelope(kind: kind, node: node, topic: topic, body: body)
     outbox.yield(Outgoing(payload: envelope.encoded, done: nil))
   }
 
-  /// Queues a payload behind what this node has already queued, and waits for the transport.
-  private func sendAndWait(_ kind: Envelope.Kind, topic: String, body: String) async
-    -> PubSubError?
-  {
-    let envelope = Envelope(kind: kind, node: node, topic: topic, body: body)
-    return await withCheckedContinuation {
-      (continuation: CheckedContinuation<PubSubError?, Never>) in
-      let result = outbox.yield(
-        Outgoing(payload: envelope.encoded, done: { continuation.resume(returning: $0) }))
-      switch result {
-      case .enqueued: break
-      case .dropped, .terminated: continuation.resume(returning: .notRunning)
-      @unknown default: continuation.resume(returning: .notRunning)
-      }
+  /// A payload queued for the transport, and its answer to come.
+  private struct Sending {
+    let answers: AsyncStream<PubSubError?>
+
+    /// What the transport answered: `nil` once sent, or why it was not.
+    func answer() async -> PubSubError? {
+      for await answer in answers { return answer }
+      return .notRunning
     }
+  }
+
+  /// Queues a payload behind what this node has already queued. Called while holding the
+  /// state's lock, after checking the node runs: what the lock orders (versions, the goodbye
+  /// after every payload) is the order the transport sends in.
+  private func queue(_ kind: Envelope.Kind, topic: String, body: String) -> Sending {
+    let envelope = Envelope(kind: kind, node: node, topic: topic, body: body)
+    let (answers, answer) = AsyncStream.makeStream(
+      of: PubSubError?.self, bufferingPolicy: .bufferingNewest(1))
+    let result = outbox.yield(
+      Outgoing(payload: envelope.encoded, done: { answer.yield($0) }))
+    if case .enqueued = result {} else { answer.yield(.notRunning) }
+    return Sending(answers: answers)
   }
 
   private static func unsubscribe<Input>(

@@ -140,3 +140,43 @@ struct Viewer: Codable, Sendable, Equatable {
     await node.shutdown()
   }
 }
+
+/// A node's shutdown racing its publishers and trackers: every call returns — sent, or
+/// refused as not running — and none waits forever on a payload the shutdown dropped.
+@Suite(.timeLimit(.minutes(1))) struct PubSubShutdownTests {
+  @Test func everyPublishRacingAShutdownReturns() async throws {
+    let room = Topic<ChatLine>("chat.race")
+    let here = PresenceTopic<Viewer>("race.viewers")
+    for round in 1...200 {
+      let bus = InProcessPubSub()
+      let node = PubSub(
+        transport: bus.transport(), node: "n\(round)",
+        limits: PubSubLimits(messagesPerSecond: 1000, burst: 1000))
+      try await node.start()
+      let outcomes = await withTaskGroup(of: Bool.self) { group in
+        for index in 0..<8 {
+          group.addTask {
+            do throws(PubSubError) {
+              if index.isMultiple(of: 2) {
+                try await node.publish(ChatLine(author: "a", text: "\(index)"), to: room)
+              } else {
+                try await node.track("v\(index)", meta: Viewer(name: "v"), on: here)
+              }
+              return true
+            } catch {
+              return error == .notRunning
+            }
+          }
+        }
+        group.addTask {
+          await node.shutdown()
+          return true
+        }
+        var all: [Bool] = []
+        for await outcome in group { all.append(outcome) }
+        return all
+      }
+      #expect(outcomes.count == 9 && outcomes.allSatisfy { $0 }, "round \(round)")
+    }
+  }
+}
