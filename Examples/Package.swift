@@ -232,9 +232,9 @@ let package = Package(
       path: ".",
       exclude: everything(but: webSources),
       sources: webSources,
-      // TodoMVC's style sheet sits beside its web view; the view's file is named alone above
-      // so that the style sheet is this resource and not also an unhandled source.
-      resources: [.copy("Todos/Web/todos.css")],
+      // TodoMVC's style sheet and its copy hook's script sit beside its web view; the view's
+      // file is named alone above so that they are resources and not also unhandled sources.
+      resources: [.copy("Todos/Web/todos.css"), .copy("Todos/Web/copy-to-clipboard.js")],
       swiftSettings: swiftSettings
     ),
     // TetherWeb's server side: pages, assets and the session sockets (Hummingbird).

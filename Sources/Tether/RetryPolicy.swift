@@ -88,13 +88,13 @@ public struct RetryPolicy<Failure: Error>: Sendable {
   }
 
   /// The wait before attempt `failedAttempt + 1` after `error`, or `nil` when the run ends.
-  func wait(after failedAttempt: Int, for error: Failure) -> Duration? {
+  package func wait(after failedAttempt: Int, for error: Failure) -> Duration? {
     guard failedAttempt < maximumAttempts, accepts(error) else { return nil }
     return delay(failedAttempt)
   }
 
   /// Sleeps for `duration` on the policy's clock; throws when the task is cancelled.
-  func pause(for duration: Duration) async throws {
+  package func pause(for duration: Duration) async throws {
     try await sleep(duration)
   }
 }

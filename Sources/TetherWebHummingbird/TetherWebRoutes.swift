@@ -128,6 +128,14 @@
           TetherWebServer.asset(appStylesheet, type: "text/css; charset=utf-8")
         }
       }
+      for hook in registry.hookScripts {
+        router.head(RouterPath(path + hook.path)) { _, _ in
+          TetherWebServer.headOnly(type: "text/javascript; charset=utf-8")
+        }
+        router.get(RouterPath(path + hook.path)) { _, _ in
+          TetherWebServer.asset(hook.script, type: "text/javascript; charset=utf-8")
+        }
+      }
       router.ws(
         RouterPath(path + "/ws"),
         shouldUpgrade: { request, _ in

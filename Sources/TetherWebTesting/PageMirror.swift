@@ -89,13 +89,34 @@ struct PageMirror {
     do {
       switch patch {
       case .replace(let id, let html):
-        let nodes = try HTMLReader.nodes(html)
+        let old = tree.find(id)
+        let nodes = try HTMLReader.nodes(html).map { $0.keepingStreamRows(of: old) }
         found = tree.replaceNode(id, with: nodes)
       case .children(let id, let html):
         let nodes = try HTMLReader.nodes(html)
         found = tree.updateNode(id) { node in
           guard case .element(var element) = node else { return }
-          element.children = nodes
+          // A stream's own children patch is its reset; around it, as the page's client
+          // does, the rows the page shows stay.
+          element.children =
+            element[attribute: "data-stream"] != nil
+            ? nodes : nodes.map { $0.keepingStreamRows(of: node) }
+          node = .element(element)
+        }
+      case .stream(let parent, let html, let atStart, let limit):
+        let row = try HTMLReader.nodes(html).first { $0.id != nil }
+        found = tree.updateNode(parent) { node in
+          guard case .element(var element) = node, let row else { return }
+          if let index = element.children.firstIndex(where: { $0.id == row.id }) {
+            element.children[index] = row
+          } else if atStart {
+            element.children.insert(row, at: 0)
+          } else {
+            element.children.append(row)
+          }
+          while limit > 0, element.children.count > limit {
+            if atStart { element.children.removeLast() } else { element.children.removeFirst() }
+          }
           node = .element(element)
         }
       case .text(let id, let text):
@@ -184,7 +205,9 @@ struct PageMirror {
     }
     // A page keeps attributes by name; their order is the writer's, not the page's.
     element.attributes.sort { $0.name < $1.name }
-    if element.tag == "textarea" {
+    // A text area's content is its live value; a stream's rows are the page's alone (its
+    // session keeps the list empty).
+    if element.tag == "textarea" || element[attribute: "data-stream"] != nil {
       element.children = []
       return .element(element)
     }
@@ -259,11 +282,13 @@ private enum WirePatch: Decodable {
   case remove(id: String)
   case move(parent: String, child: String, after: String)
   case value(id: String, value: HTMLPatch.FieldValue, acknowledged: Int)
+  case stream(parent: String, html: String, atStart: Bool, limit: Int)
 
   var id: String {
     switch self {
     case .replace(let id, _), .children(let id, _), .text(let id, _), .attribute(let id, _, _),
-      .insert(let id, _, _), .remove(let id), .move(let id, _, _), .value(let id, _, _):
+      .insert(let id, _, _), .remove(let id), .move(let id, _, _), .value(let id, _, _),
+      .stream(let id, _, _, _):
       id
     }
   }
@@ -296,10 +321,28 @@ private enum WirePatch: Decodable {
         value = .text(try record.decode(String.self))
       }
       self = .value(id: id, value: value, acknowledged: try record.decode(Int.self))
+    case "s":
+      let html = try record.decode(String.self)
+      let atStart = try record.decode(Int.self) == 1
+      self = .stream(parent: id, html: html, atStart: atStart, limit: try record.decode(Int.self))
     default:
       throw DecodingError.dataCorruptedError(
         in: record, debugDescription: "unknown patch kind \(kind)")
     }
+  }
+}
+
+extension HTMLNode {
+  /// This node with the rows of each stream list that `old` shows with the same id: a redraw
+  /// of what holds a stream keeps its rows, which are the page's.
+  fileprivate func keepingStreamRows(of old: HTMLNode?) -> HTMLNode {
+    guard let old, case .element(var element) = self else { return self }
+    if element[attribute: "data-stream"] != nil {
+      if case .element(let kept)? = old.find(element.id) { element.children = kept.children }
+      return .element(element)
+    }
+    element.children = element.children.map { $0.keepingStreamRows(of: old) }
+    return .element(element)
   }
 }
 

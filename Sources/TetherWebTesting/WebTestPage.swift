@@ -434,6 +434,19 @@ public final class WebTestPage {
     try await gesture(.check(id: box.id, checked: checked, sequence: edit, version: version))
   }
 
+  /// Sends the event `event` with `value` from the client hook of the first element matching
+  /// `selector`, as its script's `pushEvent` does (TetherWeb's `WebHook`). Fails when the
+  /// element has no hook; an event its markup does not declare is refused by the session.
+  public func pushHookEvent(
+    _ event: String, value: String = "", from selector: String
+  ) async throws {
+    let element = try element(selector)
+    guard element[attribute: "data-hook"] != nil else {
+      throw Failure.noElement("a hooked element matching \(selector)")
+    }
+    try await gesture(.hook(id: element.id, event: event, value: value))
+  }
+
   /// Presses a key with no field focused (↑, ↓, Enter, Escape, Home, End).
   public func press(_ key: WebKey) async throws {
     try await gesture(.key(key))

@@ -59,12 +59,13 @@
     /// The test client's requests name `localhost`, one of loopback's names.
     private func application(
       allowedHosts: WebHostAllowlist = WebHostAllowlist(binding: "127.0.0.1"),
-      stylesheet: String? = nil
-    ) -> RouterClient {
+      stylesheet: String? = nil, hooks: [WebHook: String] = [:]
+    ) throws -> RouterClient {
       var app = WebApp(title: "Mounted", rootFlow: { GreetingFlow() }) { screen in
         GreetingScreen(screen.destination)
       }
       app.stylesheet = stylesheet
+      for (hook, script) in hooks { app = try app.hook(hook, script: script) }
       let registry = WebSessionRegistry(app: app, appearanceWait: .zero, signing: .hmacSHA256)
       let router = Router(context: AppRequestContext.self)
       router.add(middleware: AppMiddleware())
@@ -81,7 +82,7 @@
     /// kept.
     @Test func aCookieTheServerNeverIssuedIsReplaced() async throws {
       do {
-        let client = application()
+        let client = try application()
         let forged = "tether-client=0123456789abcdef0123456789abcdef"
         let first = try await client.execute(
           uri: "/app", method: .get, headers: [.cookie: forged])
@@ -98,7 +99,7 @@
 
     @Test func pagesAssetsAndTheSocketAreUnderThePrefix() async throws {
       do {
-        let client = application()
+        let client = try application()
         let page = try await client.execute(uri: "/app", method: .get)
         #expect(page.status == .ok)
         let html = String(buffer: page.body)
@@ -128,7 +129,7 @@
 
     @Test func theAppsOwnStyleSheetIsCarriedByItsPagesAndServedUnderThePrefix() async throws {
       do {
-        let client = application(stylesheet: ".greeting > p { color: teal; }")
+        let client = try application(stylesheet: ".greeting > p { color: teal; }")
         let page = try await client.execute(uri: "/app", method: .get)
         #expect(String(buffer: page.body).contains("<style>.greeting > p { color: teal; }</style>"))
         let sheet = try await client.execute(uri: "/app/app.css", method: .get)
@@ -138,7 +139,7 @@
       }
       // An app with none links none, and has no such route.
       do {
-        let client = application()
+        let client = try application()
         let page = try await client.execute(uri: "/app", method: .get)
         #expect(!String(buffer: page.body).contains("app.css"))
         let sheet = try await client.execute(uri: "/app/app.css", method: .get)
@@ -146,9 +147,27 @@
       }
     }
 
+    /// A hook's script is served by the app under the prefix with the server's policy, which
+    /// runs scripts from this server only: the page loads it, never inline script.
+    @Test func aHooksScriptIsServedUnderThePrefixWithThePolicy() async throws {
+      let script = "(window.TetherHooks ??= {}).Chart = { mounted() {} };"
+      let client = try application(hooks: [WebHook("Chart"): script])
+      let page = try await client.execute(uri: "/app", method: .get)
+      #expect(String(buffer: page.body).contains(#"<script src="/app/hooks/Chart.js"></script>"#))
+      let served = try await client.execute(uri: "/app/hooks/Chart.js", method: .get)
+      #expect(served.status == .ok)
+      #expect(served.headers[.contentType] == "text/javascript; charset=utf-8")
+      #expect(String(buffer: served.body) == script)
+      let policy = try #require(served.headers[.contentSecurityPolicy])
+      let scripts = policy.split(separator: ";").first { $0.contains("script-src") }
+      #expect(scripts?.contains("'self'") == true && scripts?.contains("unsafe-inline") == false)
+      let other = try await client.execute(uri: "/app/hooks/Other.js", method: .get)
+      #expect(other.status != .ok)
+    }
+
     @Test func theRestOfTheAppIsLeftAsItIs() async throws {
       do {
-        let client = application()
+        let client = try application()
         let ping = try await client.execute(uri: "/api/ping", method: .get)
         #expect(String(buffer: ping.body) == "pong")
         #expect(ping.headers[.contentSecurityPolicy] == nil, "the app's routes are its own")
@@ -162,7 +181,7 @@
     @Test func aRebindingHostIsRefusedUnderThePrefix() async throws {
       // A server that answers to example.com only: a request naming localhost is refused.
       do {
-        let client = application(allowedHosts: WebHostAllowlist(["example.com"]))
+        let client = try application(allowedHosts: WebHostAllowlist(["example.com"]))
         let page = try await client.execute(uri: "/app", method: .get)
         #expect(page.status == .misdirectedRequest)
         let ping = try await client.execute(uri: "/api/ping", method: .get)

@@ -273,6 +273,17 @@ public final class Browser: @unchecked Sendable {
       ["cmd": "Page.addScriptToEvaluateOnNewDocument", "params": ["source": script]])
   }
 
+  /// Lets the pages of `origin` read the clipboard without asking (the DevTools protocol's
+  /// `Browser.grantPermissions`): a test reads back what a page copied.
+  public func allowClipboardReading(for origin: String) async throws {
+    _ = try await command(
+      "POST", "goog/cdp/execute",
+      [
+        "cmd": "Browser.grantPermissions",
+        "params": ["origin": origin, "permissions": ["clipboardReadWrite"]],
+      ])
+  }
+
   /// Runs `script` in the page and returns its result.
   @discardableResult
   public func run(_ script: String, _ arguments: [Any] = []) async throws -> Any {

@@ -42,8 +42,17 @@ extension WebApp {
       },
       trackedObject: { $0.destination.viewModel }, makeView: ShowcaseWebViews.makeView(for:))
     app.stylesheet = showcaseStylesheet
+    // TodoMVC's "Copy list" is a client hook: the page's own script copies.
+    if let copyScript, let hooked = try? app.hook(.copyToClipboard, script: copyScript) {
+      app = hooked
+    }
     return app
   }
+
+  /// TodoMVC's copy hook's script, `copy-to-clipboard.js` (a resource of this target).
+  private static let copyScript: String? = Bundle.module.url(
+    forResource: "copy-to-clipboard", withExtension: "js"
+  ).flatMap { try? String(contentsOf: $0, encoding: .utf8) }
 
   /// TodoMVC's look, from the target's `todos.css` (a resource of this target, read once).
   private static let showcaseStylesheet: String? = Bundle.module.url(

@@ -50,6 +50,59 @@ extension EndToEnd {
         as? Bool == true
     }
 
+    /// "Copy list" is a client hook (TetherWeb's `WebHook`): its script is served by the app
+    /// and mounted on the button, is updated with each new value of the list's text, copies
+    /// it and sends `copied` back (the page shows the screen's confirmation), and is
+    /// destroyed when the person goes Back home.
+    @Test func copyListIsAHookMountedUpdatedHeardAndDestroyedOnBack() async throws {
+      try await withShowcaseInBrowser(width: 800, height: 900) { showcase, browser in
+        // Each hook call, as the client announces it on the document.
+        try await browser.runOnEveryNewDocument(
+          """
+          window.hookCalls = [];
+          document.addEventListener("tether:hook", (event) => window.hookCalls.push(
+            event.detail.phase + " " + event.detail.hook + " " + event.detail.value));
+          """)
+        try await browser.open(showcase.url + "/")
+        try await browser.waitUntil("the home menu") {
+          try await browser.count("#screen .row") == 6
+        }
+        try await browser.click("#screen .row:nth-child(6)")
+        try await browser.waitUntil("TodoMVC") {
+          try await browser.count(".todoapp .new-todo") == 1
+        }
+        func calls() async throws -> [String] {
+          try await browser.run("return window.hookCalls;") as? [String] ?? []
+        }
+        #expect(try await calls() == ["mounted CopyToClipboard "], "mounted on the hidden button")
+        try await add(["Buy milk", "Walk the dog"], browser)
+        try await browser.waitUntil("the hook updated with the list") {
+          try await calls().last == "updated CopyToClipboard [ ] Buy milk\n[ ] Walk the dog"
+        }
+        let afterAdding = try await calls()
+        #expect(afterAdding.count == 3, "one update per value: \(afterAdding)")
+
+        try await browser.click(".copy-list")
+        try await browser.waitUntil("the copy confirmed") {
+          try await browser.text(".copy-status") == "Copied 2 todos"
+        }
+        // Copying asked for no permission; reading it back here does.
+        try await browser.allowClipboardReading(for: showcase.url)
+        #expect(
+          try await browser.runAsync(
+            "const done = arguments[0]; navigator.clipboard.readText().then(done, () => done(null));"
+          ) as? String == "[ ] Buy milk\n[ ] Walk the dog", "the clipboard holds the list")
+
+        try await browser.back()
+        try await browser.waitUntil("home again") {
+          try await browser.count(".todoapp") == 0
+        }
+        try await browser.waitUntil("the hook destroyed") {
+          try await calls().last?.hasPrefix("destroyed CopyToClipboard") == true
+        }
+      }
+    }
+
     @Test func noTodosHidesTheListAndFooterAndTheFieldHasFocus() async throws {
       try await withTodos { _, browser in
         #expect(try await browser.count(".todoapp .main:not([hidden])") == 0, "hidden")

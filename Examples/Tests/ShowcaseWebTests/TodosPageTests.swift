@@ -36,6 +36,30 @@ import TodosStorage
   @Test func theLookIsTheAppsStyleSheetNotASwiftString() throws {
     let app = WebApp.showcase(services: .bundled(thumbnailDelay: .zero))
     #expect(app.stylesheet?.contains(".todoapp .footer") == true, "todos.css is the app's")
+    let copy = try #require(app.hookScripts[.copyToClipboard], "the copy hook is the app's")
+    #expect(copy.contains("TetherHooks ??= {}).CopyToClipboard"))
+  }
+
+  /// "Copy list" is a client hook given the list's text; the page's copy comes back as the
+  /// screen's input, and the confirmation goes once the list changes.
+  @Test func copyListGivesTheHookTheListAndConfirmsTheCopy() async throws {
+    let page = try await page()
+    defer { page.close() }
+    try await add("Buy milk", "Walk the dog", to: page)
+    try await page.check(".todo-list li:nth-of-type(2) .toggle")
+    try await page.waitFor(".todo-list li.completed")
+    let text = "[ ] Buy milk\n[x] Walk the dog"
+    #expect(try page.element(".copy-list")[attribute: "data-hook"] == "CopyToClipboard")
+    #expect(try page.element(".copy-list")[attribute: "data-hook-value"] == text)
+    try await page.pushHookEvent("copied", value: text, from: ".copy-list")
+    #expect(try page.text(".copy-status") == "Copied 2 todos")
+    try await add("Call mum", to: page)
+    #expect(try page.text(".copy-status") == "")
+    try await page.pushHookEvent("failed", from: ".copy-list")
+    #expect(try page.text(".copy-status") == "Could not copy: the browser did not allow it")
+    await #expect(throws: WebTestPage.Failure.self) {
+      try await page.pushHookEvent("paste", value: "x", from: ".copy-list")
+    }
   }
 
   @Test func anEmptyListHidesTheListAndFooterAndFocusesTheField() async throws {

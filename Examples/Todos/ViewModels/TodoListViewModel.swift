@@ -116,6 +116,25 @@ public final class TodoListViewModel {
   /// (presence, with a `PubSub`); `nil` otherwise.
   @Output public private(set) var openTabs: String? = nil
 
+  /// The list as plain text, one item a line (`[x] Walk the dog`): what "Copy list" copies.
+  @Derived(
+    \TodoListViewModel.$todos,
+    { $0.map { ($0.completed ? "[x] " : "[ ] ") + $0.title }.joined(separator: "\n") })
+  public var listText: String
+  /// What the last copy of the list did ("Copied 3 todos"), until the list changes.
+  @Output public private(set) var copyStatus: String? = nil
+
+  /// The list's text, `text`, was copied to the clipboard (by the page).
+  public func listCopied(_ text: String) {
+    let count = text.isEmpty ? 0 : text.split(separator: "\n").count
+    copyStatus = "Copied \(count) \(count == 1 ? "todo" : "todos")"
+  }
+
+  /// The page could not copy the list (the browser refused).
+  public func copyFailed() {
+    copyStatus = "Could not copy: the browser did not allow it"
+  }
+
   /// Whether there are no items: the list and the footer are hidden.
   public var isEmpty: Bool { todos.isEmpty }
   /// Whether every item is done (the toggle-all box is ticked).
@@ -130,8 +149,6 @@ public final class TodoListViewModel {
   /// Ends this screen's presence with it.
   public let lifetime = Lifetime()
   private let makeID: @MainActor () -> String
-  private let retryDelay: Duration
-  private let clock: any Clock<Duration>
   private var focusBeforeEditing: Focus = .newTodo
   /// The edit ``resumeEditing(id:)`` goes on with once the list is loaded.
   private var editToResume: String?
@@ -141,25 +158,14 @@ public final class TodoListViewModel {
   /// The newest list the store has shown (loaded, or from ``TodoStore/changes(of:)``).
   private let stored: Property<TodoList?>
   private var storedToken: ObservationToken?
-  private var confirmed: TodoList?
-  /// Changes made here that the store has not shown yet, oldest first: the screen shows the
-  /// stored list with these applied, so a change is on screen before it is saved, and a change
-  /// from elsewhere does not take it away.
-  private var pending: [PendingChange] = []
-  private var nextChangeNumber = 0
+  /// The list as stored with the changes made here on top, written in order and retried while
+  /// the store is down (TetherFlow's `OptimisticWrites`): a change is on screen before it is
+  /// saved, and a change from elsewhere does not take it away.
+  private let writes: OptimisticWrites<[Todo], TodoChange, TodoStoreError>
+  private var writesTokens: [ObservationToken] = []
   /// Why a title or a change was refused for good, shown until the next change is made (a
   /// store's outage message, by contrast, goes as soon as the store answers).
   private var refusal: String?
-  /// Writes pending changes in order, and retries (a write or the first load) until the store
-  /// answers.
-  private var writer: Task<Void, Never>?
-
-  private struct PendingChange {
-    var number: Int
-    var change: TodoChange
-    /// The list's version once the store has it; `nil` while it is not written.
-    var version: Int?
-  }
 
   /// Creates the screen for the list `listID` of `store`.
   ///
@@ -179,12 +185,23 @@ public final class TodoListViewModel {
     self.store = store
     self.listID = listID
     self.pubsub = pubsub
-    self.retryDelay = retryDelay
-    self.clock = clock
     self.makeID = makeID
     loading = Command(reentry: .refuse) { () async throws(TodoStoreError) -> TodoList in
       try await store.load(list: listID)
     }
+    // A refusal is for good: the change is dropped and the person told. An outage is tried
+    // again until the store is back.
+    writes = OptimisticWrites(
+      initial: [], apply: { change, todos in change.applied(to: todos) },
+      write: { change throws(TodoStoreError) in try await store.apply(change, to: listID) },
+      load: { () throws(TodoStoreError) in
+        let list = try await store.load(list: listID)
+        return (list.todos, list.version)
+      },
+      retry: RetryPolicy(
+        maximumAttempts: .max, clock: clock,
+        when: { if case .refused = $0 { false } else { true } }
+      ) { _ in retryDelay })
     // Changes made anywhere — another tab, another node — arrive as an `AsyncSequence`; the
     // property takes each one, and the screen merges it with its own unsaved changes.
     stored = Property(initial: nil, then: store.changes(of: listID).map { Optional($0) })
@@ -196,6 +213,18 @@ public final class TodoListViewModel {
       guard let self, let filter = Filter(pathTail: tail) else { return }
       show(filter)
     }
+    writesTokens = [
+      writes.$value.observe { [weak self] _ in self?.refresh() },
+      writes.$outage.observe { [weak self] outage in
+        guard let self else { return }
+        errorMessage = outage?.userMessage ?? refusal
+      },
+      writes.dropped.observe { [weak self] _, error in
+        guard let self else { return }
+        refusal = error.userMessage
+        errorMessage = refusal
+      },
+    ]
   }
 
   /// The screen appeared: load the list (and, if the store does not answer, keep trying), and
@@ -207,7 +236,7 @@ public final class TodoListViewModel {
       receive(loaded)
     case .failure(let error):
       errorMessage = error.userMessage
-      startWriting()
+      writes.loadIfNeeded()
     case .refused, .disabled, .cancelled:
       break
     }
@@ -316,7 +345,7 @@ public final class TodoListViewModel {
   ///
   /// - Parameter id: The item that was being edited.
   public func resumeEditing(id: String) {
-    if confirmed == nil {
+    if !writes.isLoaded {
       editToResume = id
     } else {
       startEditing(id: id)
@@ -383,17 +412,12 @@ public final class TodoListViewModel {
   /// Waits until every change made here so far is written (if the store is down, until it is
   /// back).
   public func saved() async {
-    while let writer {
-      await writer.value
-      if self.writer == writer { break }
-    }
+    await writes.saved()
   }
 
   /// Whether every change made here is written: nothing would be lost if this process ended
   /// now.
-  public var isSaved: Bool {
-    pending.allSatisfy { $0.version != nil }
-  }
+  public var isSaved: Bool { writes.isSaved }
 
   /// Focus goes back where it was when editing began (the list, in a terminal).
   private func endEditing() {
@@ -404,82 +428,27 @@ public final class TodoListViewModel {
 
   /// A snapshot from the store: shown unless a newer one was.
   private func receive(_ list: TodoList) {
-    if let confirmed, list.version <= confirmed.version { return }
-    confirmed = list
-    pending.removeAll { ($0.version ?? .max) <= list.version }
-    refresh()
-    if let id = editToResume {
+    writes.receive(list.todos, version: list.version)
+    if writes.isLoaded, let id = editToResume {
       editToResume = nil
       startEditing(id: id)
     }
-    if errorMessage != nil, errorMessage != refusal, writer == nil { errorMessage = nil }
   }
 
   /// Shows `change` at once, and writes it (after the changes before it).
   private func submit(_ change: TodoChange) {
     // A new change takes the last refusal's message away once it is written.
     refusal = nil
-    pending.append(PendingChange(number: nextChangeNumber, change: change))
-    nextChangeNumber += 1
-    refresh()
-    startWriting()
-  }
-
-  private func startWriting() {
-    guard writer == nil else { return }
-    writer = Task { [weak self] in
-      while let self, await self.writeNext() {}
-    }
-  }
-
-  /// Writes the oldest unwritten change, or loads the list if it never was; on failure, says
-  /// so and waits before the next try.
-  ///
-  /// - Returns: Whether there is more to do.
-  private func writeNext() async -> Bool {
-    let next = pending.first { $0.version == nil }
-    do throws(TodoStoreError) {
-      if let next {
-        let version: Int
-        do throws(TodoStoreError) {
-          version = try await store.apply(next.change, to: listID)
-        } catch .refused(let reason) {
-          // Refused for good: trying again would hold every later change behind it. It is
-          // dropped, and the person told.
-          pending.removeAll { $0.number == next.number }
-          refresh()
-          refusal = reason
-          errorMessage = reason
-          return true
-        }
-        if let index = pending.firstIndex(where: { $0.number == next.number }) {
-          if let confirmed, version <= confirmed.version {
-            pending.remove(at: index)
-            refresh()
-          } else {
-            pending[index].version = version
-          }
-        }
-      } else if confirmed == nil {
-        receive(try await store.load(list: listID))
-      } else {
-        writer = nil
-        // A refusal stays on screen once the writes are done; a store outage's message goes.
-        errorMessage = refusal
-        return false
-      }
-    } catch {
-      errorMessage = error.userMessage
-      try? await clock.sleep(for: retryDelay)
-    }
-    return true
+    writes.submit(change)
   }
 
   /// Shows the stored list with the changes made here on top, and the outputs that follow.
   private func refresh() {
-    let list = pending.reduce(confirmed?.todos ?? []) { $1.change.applied(to: $0) }
+    let list = writes.value
     // An item deleted elsewhere while it was edited here: the edit ends.
     if let editingID, !list.contains(where: { $0.id == editingID }) { endEditing() }
+    // A copy's confirmation speaks of the list as it was copied.
+    if list != todos { copyStatus = nil }
     // Each output is Equatable: one set to the value it holds delivers nothing.
     todos = list
     // An emptied list cannot keep focus: it goes back to the new-item field.

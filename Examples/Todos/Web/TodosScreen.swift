@@ -62,6 +62,12 @@ struct TodosScreen: WebScreen {
         button("Clear completed", .class("clear-completed"), .hidden(todos.completedCount == 0))
           .onClick(todos.clearCompleted)
       }
+      // Copying needs the page's own script: a client hook, given the list's text.
+      div(.class("copy"), .hidden(todos.isEmpty)) {
+        button("Copy list", .class("copy-list")).hook(.copyToClipboard, value: todos.listText)
+          .onHookEvent("copied", todos.listCopied).onHookEvent("failed", todos.copyFailed)
+        span(.class("copy-status"), .role("status")) { todos.copyStatus ?? "" }
+      }
       p(.class("open-tabs"), .role("status"), .hidden(todos.openTabs == nil)) {
         todos.openTabs ?? ""
       }
@@ -89,4 +95,10 @@ struct TodosScreen: WebScreen {
       }
     }
   }
+}
+
+extension WebHook {
+  /// Copies its value to the clipboard when its element is clicked, and says whether it did
+  /// (`copied`, with the text, or `failed`): `copy-to-clipboard.js`.
+  public static let copyToClipboard = WebHook("CopyToClipboard")
 }

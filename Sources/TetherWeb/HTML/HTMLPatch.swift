@@ -24,6 +24,10 @@ public enum HTMLPatch: Equatable, Sendable {
   /// since the model's newest acknowledged edit keeps its own text (TetherFlow's
   /// `FieldUpdate.applies(toFieldAt:)`).
   case value(id: String, value: FieldValue, acknowledged: Int)
+  /// Put the row `html` (one element) into the stream list `parent` (``stream(_:_:row:)``):
+  /// in place of the child with its id if there is one, else first (`atStart`) or last; then,
+  /// past `limit` children, drop them from the other end.
+  case stream(parent: String, html: String, atStart: Bool, limit: Int?)
 
   /// The live value of a field.
   public enum FieldValue: Equatable, Sendable {
@@ -47,7 +51,8 @@ public enum HTMLPatch: Equatable, Sendable {
   public var targetID: String {
     switch self {
     case .replace(let id, _), .children(let id, _), .text(let id, _), .attribute(let id, _, _),
-      .value(let id, _, _), .insert(let id, _, _), .remove(let id), .move(let id, _, _):
+      .value(let id, _, _), .insert(let id, _, _), .remove(let id), .move(let id, _, _),
+      .stream(let id, _, _, _):
       id
     }
   }

@@ -84,6 +84,10 @@ struct MarkupElement<Action> {
   var events: [(kind: MarkupEvent, action: MarkupAction<Action>)] = []
   var field: MarkupField<Action>?
   var isFocused = false
+  /// The client hook attached (``WebHook``): its name and the value it is given.
+  var hook: (name: String, value: String)?
+  /// The hook's events the element answers, each with the action made of its value.
+  var hookEvents: [(event: String, action: (String) -> Action)] = []
 }
 
 /// The action a gesture sends: one given in the markup, or one made from the gesture itself
@@ -150,8 +154,9 @@ public struct Attribute: Equatable, Sendable {
     self.isTrusted = trusted
   }
 
-  /// Any attribute. `id`, `on…` handlers and the fields' live state (`value`, `checked`,
-  /// `data-ack`, `data-version`) are the library's: they are left out. An address attribute
+  /// Any attribute. `id`, `on…` handlers, the gestures' and hooks' markers (`data-click`,
+  /// `data-dblclick`, `data-hook`, `data-hook-value`) and the fields' live state (`value`,
+  /// `checked`, `data-ack`, `data-version`) are the library's: they are left out. An address attribute
   /// (`href`, `src`, `action`, `formaction`, …) follows the rule of `.href`.
   public static func attribute(_ name: String, _ value: String) -> Attribute {
     Attribute(name, value)
@@ -220,7 +225,10 @@ public struct Attribute: Equatable, Sendable {
   public static func placeholder(_ text: String) -> Attribute { Attribute("placeholder", text) }
 
   /// The names the library writes itself.
-  static let reserved: Set<String> = ["id", "value", "checked", "data-ack", "data-version"]
+  static let reserved: Set<String> = [
+    "id", "value", "checked", "data-ack", "data-version", "data-hook", "data-hook-value",
+    "data-click", "data-dblclick",
+  ]
 
   /// Whether an app may write this attribute.
   var isAllowed: Bool {

@@ -243,7 +243,11 @@ private struct MarkupRenderer<Action> {
       switch kind {
       case .click:
         context.onClick(id, send)
-        if element.tag != "button" { attributes.append(("data-click", "")) }
+        // A hooked button says it takes clicks too: the page sends a hooked element's clicks
+        // only when it does, the hook's script answering the rest.
+        if element.tag != "button" || element.hook != nil {
+          attributes.append(("data-click", ""))
+        }
       case .doubleClick:
         context.onDoubleClick(id, send)
         attributes.append(("data-dblclick", ""))
@@ -254,6 +258,13 @@ private struct MarkupRenderer<Action> {
       }
     }
     if element.isFocused { context.focus = id }
+    if let hook = element.hook {
+      attributes.append(("data-hook", hook.name))
+      attributes.append(("data-hook-value", hook.value))
+      for (event, action) in element.hookEvents where !isDisabled {
+        context.onHookEvent(id, event) { value in dispatch(action(value)) }
+      }
+    }
     switch element.field {
     case .text(let text)?:
       let state = context.store.state(id, for: text) { TextFieldState(text) }

@@ -116,6 +116,32 @@ final class MarkupStore {
   /// Starts a render of the whole page: components rendered in it tell no one.
   func beginRender() {
     isRendering = true
+    drawnStreams.removeAll(keepingCapacity: true)
+  }
+
+  /// The streams (``stream(_:_:row:)``) the last render of the page drew: only theirs go to
+  /// the page, which has their lists. A stream not drawn keeps its changes until it is.
+  private var drawnStreams: [any StreamPatches] = []
+
+  /// Told when a stream has changes to send: `true` when its buffer is full and they should
+  /// go now.
+  var onStreamChange: ((Bool) -> Void)?
+
+  /// The stream `state` is drawn in this render.
+  func drew(_ state: any StreamPatches) {
+    if !drawnStreams.contains(where: { $0 === state }) { drawnStreams.append(state) }
+  }
+
+  /// A stream has changes to send (now, when `full`); the session sends them if the page
+  /// shows it.
+  func streamChanged(full: Bool) {
+    onStreamChange?(full)
+  }
+
+  /// The patches of the streams the page shows, which they then forget.
+  func takeStreamPatches() -> [HTMLPatch] {
+    guard !drawnStreams.isEmpty else { return [] }
+    return drawnStreams.flatMap { $0.takePatches() }
   }
 
   /// Whether a render of the whole page is under way.
@@ -173,6 +199,8 @@ final class MarkupStore {
     screenControls = nil
     pageControls = ControlStates()
     onComponentChange = nil
+    drawnStreams = []
+    onStreamChange = nil
   }
 }
 

@@ -185,8 +185,9 @@
       const merged = typedAfterEnter(old.id, old.value, renderedValue(next), +next.dataset.ack);
       if (merged !== null) takeMerged(old, merged);
     }
-    // A text area's content is its value, set above: its text node is left alone.
-    if (old.tagName !== "TEXTAREA") morphChildren(old, next);
+    // A text area's content is its value, set above: its text node is left alone. A stream's
+    // rows are the page's (the server keeps none): only a patch of the stream changes them.
+    if (old.tagName !== "TEXTAREA" && old.dataset.stream === undefined) morphChildren(old, next);
   }
   function morphChildren(parent, next) {
     const keyed = new Map();
@@ -230,6 +231,7 @@
     d: ["id"],                    // remove the element
     m: ["id", "child", "after"],  // move its child right after `after` ("" for first)
     v: ["id", "value", "ack"],    // a field's live value, as of the edit `ack`
+    s: ["id", "html", "start", "limit"], // a stream's row: in place, or first/last; a limit
   };
   function named(record) {
     const patch = { op: record[0] };
@@ -279,6 +281,19 @@
           break;
         }
         case "d": element.remove(); break;
+        case "s": {
+          const row = parsed(patch.html).firstElementChild;
+          if (!row) break;
+          const kept = document.getElementById(row.id);
+          if (kept && kept.parentNode === element) morph(kept, row);
+          else if (patch.start) element.prepend(row);
+          else element.append(row);
+          // Past the limit, rows go from the other end.
+          while (patch.limit > 0 && element.children.length > patch.limit) {
+            (patch.start ? element.lastElementChild : element.firstElementChild).remove();
+          }
+          break;
+        }
         case "m": {
           const child = document.getElementById(patch.child);
           if (!child || child.parentNode !== element) break;
@@ -341,13 +356,61 @@
         }
       }
     }
+    runHooks();
     document.dispatchEvent(new CustomEvent("tether:applied", { detail: { redrawn } }));
+  }
+
+  // Client hooks (TetherWeb's WebHook): each element with `data-hook` gets an object of its
+  // own on the callbacks its script registered on window.TetherHooks, mounted when it appears,
+  // updated when its value changes, destroyed when it goes. A hook that throws is logged and
+  // never stops the page applying what the server sent.
+  const hooked = new Map();
+  function callHook(entry, phase) {
+    document.dispatchEvent(new CustomEvent("tether:hook", { detail: {
+      hook: entry.name, id: entry.instance.el.id, phase, value: entry.value } }));
+    const callback = entry.instance[phase];
+    if (typeof callback !== "function") return;
+    try { callback.call(entry.instance); } catch (error) { console.error(error); }
+  }
+  function mountHook(element) {
+    const name = element.dataset.hook;
+    const definition = (window.TetherHooks || {})[name];
+    if (!definition) { console.error("Tether: no hook named " + name); return; }
+    const instance = Object.create(definition);
+    instance.el = element;
+    // Sent as a gesture: numbered, and sent again after a reconnect until acknowledged.
+    instance.pushEvent = (event, value) => {
+      if (!element.isConnected) return;
+      send({ type: "hook", id: element.id, event: String(event),
+        value: value === undefined ? "" : String(value) });
+    };
+    const entry = { name, instance, value: element.dataset.hookValue || "" };
+    Object.defineProperty(instance, "value", { get: () => entry.value });
+    hooked.set(element, entry);
+    callHook(entry, "mounted");
+  }
+  function runHooks() {
+    for (const [element, entry] of hooked) {
+      if (!element.isConnected || element.dataset.hook !== entry.name) {
+        hooked.delete(element);
+        callHook(entry, "destroyed");
+      }
+    }
+    for (const element of document.querySelectorAll("[data-hook][id]")) {
+      const entry = hooked.get(element);
+      if (!entry) { mountHook(element); continue; }
+      const value = element.dataset.hookValue || "";
+      if (value !== entry.value) { entry.value = value; callHook(entry, "updated"); }
+    }
   }
 
   document.addEventListener("click", (event) => {
     if (event.target.closest("[data-back]")) { history.back(); return; }
     const target = event.target.closest("button[id], [id][data-click]");
-    if (!target) return;
+    // A hooked element's clicks are its script's, unless its markup takes them too.
+    if (!target || (target.dataset.hook !== undefined && target.dataset.click === undefined)) {
+      return;
+    }
     event.preventDefault();
     send({ type: "click", id: target.id });
   });
@@ -427,5 +490,6 @@
   });
   const focused = firstFocus && document.getElementById(firstFocus);
   if (focused) focused.focus({ preventScroll: true });
+  runHooks();
   connect(false);
 })();

@@ -35,6 +35,9 @@ public struct WebApp {
     app.stylesheet = try String(contentsOf: url, encoding: .utf8)
     return app
   }
+  /// The scripts of the app's client hooks (``WebHook``), by hook: each served at its
+  /// ``WebHook/scriptPath`` and loaded by every page (``hook(_:contentsOf:)``).
+  public internal(set) var hookScripts: [WebHook: String] = [:]
   /// What every page shows around its screen that the app writes itself (``chrome(_:)``).
   public var chrome = WebPageChrome.standard
 

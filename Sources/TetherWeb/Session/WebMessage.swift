@@ -18,6 +18,8 @@ private struct ClientWire: Decodable {
   var shown: String?
   /// The page's number for the gesture (1, 2, … per page), on every message but a field's edits.
   var g: Int?
+  /// A client hook's event name.
+  var event: String?
 }
 
 /// A page's message as a session takes it: the gesture's number, and what the message means.
@@ -94,6 +96,13 @@ public enum ClientMessage: Equatable, Sendable {
   case blur(id: String)
   /// The element `id` was double-clicked.
   case doubleClick(id: String)
+  /// The client hook attached to the element `id` sent its event `event` with `value`
+  /// (`pushEvent` in the hook's script). Only an event the element's markup declares
+  /// (`onHookEvent`) is taken; any other is refused.
+  case hook(id: String, event: String, value: String)
+
+  /// The longest name a hook event may have, in bytes.
+  public static let maximumEventNameSize = 64
 
   /// The largest message a page sends, in bytes; anything larger is refused.
   public static let maximumSize = 4096
@@ -165,6 +174,14 @@ public enum ClientMessage: Equatable, Sendable {
     case "focus": self = .focus(id: try Self.id(wire))
     case "blur": self = .blur(id: try Self.id(wire))
     case "dblclick": self = .doubleClick(id: try Self.id(wire))
+    case "hook":
+      let id = try Self.id(wire)
+      guard let event = wire.event, !event.isEmpty,
+        event.utf8.count <= Self.maximumEventNameSize
+      else {
+        throw .malformed("a hook event needs a name of 1 to \(Self.maximumEventNameSize) bytes")
+      }
+      self = .hook(id: id, event: event, value: wire.value ?? "")
     default:
       throw .unknownType(String(wire.type.prefix(40)))
     }
@@ -210,6 +227,8 @@ public enum ClientMessage: Equatable, Sendable {
     case .focus(let id): Self.json(type: "focus", id: id)
     case .blur(let id): Self.json(type: "blur", id: id)
     case .doubleClick(let id): Self.json(type: "dblclick", id: id)
+    case .hook(let id, let event, let value):
+      "{\"type\":\"hook\",\"id\":\(quote(id, escapingLessThan: false)),\"event\":\(quote(event, escapingLessThan: false)),\"value\":\(quote(value, escapingLessThan: false))}"
     }
   }
 }
@@ -232,6 +251,9 @@ public enum WebSessionError: Error, Equatable, Sendable, CustomStringConvertible
   /// A gesture on the screen under an open sheet (with no alert over it): the sheet is
   /// modal, so only what is in it takes gestures.
   case behindSheet(id: String)
+  /// A client hook's event that the element's markup does not declare (``Markup``'s
+  /// `onHookEvent`): a script sends only what the screen said it takes.
+  case undeclaredHookEvent(id: String, event: String)
 
   /// A sentence for the log, one line: what the client sent is escaped (``WebLogText``).
   public var description: String {
@@ -243,6 +265,8 @@ public enum WebSessionError: Error, Equatable, Sendable, CustomStringConvertible
     case .noHandler(let id): "nothing to click at '\(WebLogText.escaped(id))'"
     case .behindModal(let id): "'\(WebLogText.escaped(id))' is behind the open alert"
     case .behindSheet(let id): "'\(WebLogText.escaped(id))' is behind the open sheet"
+    case .undeclaredHookEvent(let id, let event):
+      "no hook event '\(WebLogText.escaped(event))' declared at '\(WebLogText.escaped(id))'"
     }
   }
 }
@@ -322,6 +346,9 @@ public struct ServerMessage: Equatable, Sendable {
       "[\"v\",\(quote(id)),\(quote(text)),\(acknowledged)]"
     case .value(let id, .checked(let checked), let acknowledged):
       "[\"v\",\(quote(id)),\(checked),\(acknowledged)]"
+    // A limit of 0 is none.
+    case .stream(let parent, let html, let atStart, let limit):
+      "[\"s\",\(quote(parent)),\(quote(html)),\(atStart ? 1 : 0),\(limit ?? 0)]"
     }
   }
 }

@@ -149,10 +149,10 @@ enum WebPageShell {
   /// How a page carries its script and style sheets.
   enum Assets {
     /// Linked: the page names their URLs (the app's style sheet too, if it has one).
-    case linked(script: String, style: String, appStyle: String?)
+    case linked(script: String, style: String, appStyle: String?, hooks: [String] = [])
     /// In the page itself, with the app's style sheet if it has one: nothing to fetch before
     /// the socket opens.
-    case inline(appStyle: String?)
+    case inline(appStyle: String?, hooks: [String] = [])
   }
 
   /// The whole document of a session's page: the head (title, icon, style sheets), the app
@@ -182,10 +182,12 @@ enum WebPageShell {
     let styles: String
     let script: String
     switch assets {
-    case .linked(let scriptURL, let style, let appStyle):
+    case .linked(let scriptURL, let style, let appStyle, let hooks):
       styles = link(style) + (appStyle.map { "\n" + link($0) } ?? "")
-      script = "<script src=\"\(HTMLEscaping.attribute(scriptURL))\"\(attributes)></script>"
-    case .inline(let appStyle):
+      script =
+        hookScripts(hooks)
+        + "<script src=\"\(HTMLEscaping.attribute(scriptURL))\"\(attributes)></script>"
+    case .inline(let appStyle, let hooks):
       var sheets = WebAssets.inlineStyle
       if let appStyle {
         // A sheet that would end its element early is linked instead (the server serves it
@@ -196,7 +198,7 @@ enum WebPageShell {
             ? "<style>\(appStyle)</style>" : link(base + "/app.css"))
       }
       styles = sheets
-      script = WebAssets.inlineScript(attributes: attributes)
+      script = hookScripts(hooks) + WebAssets.inlineScript(attributes: attributes)
     }
     return """
       <!doctype html>
@@ -209,6 +211,12 @@ enum WebPageShell {
       \(script)
       </body></html>
       """
+  }
+
+  /// The hooks' scripts (``WebHook``), each loaded from its address before the client, which
+  /// mounts them: a classic script runs in the order the page names it.
+  static func hookScripts(_ urls: [String]) -> String {
+    urls.map { "<script src=\"\(HTMLEscaping.attribute($0))\"></script>\n" }.joined()
   }
 
   /// A style sheet's link.

@@ -21,6 +21,13 @@ extension WebSession {
         return refuse(.noHandler(id: String(id.prefix(80))))
       }
       handler()
+    case .hook(let id, let event, let value):
+      if let refusal = refusalBehindModal(id) { return refusal }
+      guard let handler = context.hookHandler(for: id, event: event) else {
+        return refuse(
+          .undeclaredHookEvent(id: String(id.prefix(80)), event: String(event.prefix(64))))
+      }
+      handler(value)
     case .input(let id, _, _), .check(let id, _, _, _), .submit(let id), .cancel(let id),
       .focus(let id), .blur(let id):
       if let refusal = refusalBehindModal(id) { return refusal }

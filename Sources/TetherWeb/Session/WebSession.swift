@@ -103,6 +103,7 @@ public final class WebSession {
     markupStore.onComponentChange = { [weak self] component, old in
       self?.componentChanged(component, from: old)
     }
+    markupStore.onStreamChange = { [weak self] full in self?.streamsChanged(full: full) }
     renderToken = observe { [weak self] in self?.renderAndSend() }
   }
 
@@ -327,11 +328,48 @@ public final class WebSession {
     for component in edited { component.runNow() }
     markupStore.runDirtyComponents()
     batching = false
-    let patches = pendingPatches
+    // What the gesture inserted into a stream the page shows goes after the render that may
+    // have drawn its list.
+    let patches = pendingPatches + (page.tree != nil ? markupStore.takeStreamPatches() : [])
     let redrawn = pendingRedrawn
     pendingPatches = []
     pendingRedrawn = false
     sendUpdate(patches, redrawn: redrawn)
+  }
+
+  /// A stream the page shows changed outside a gesture (a feed's new row): its patches go out
+  /// on the main actor's next turn, every change of this one in one message — or at once
+  /// when its buffer is `full`, so a burst longer than the buffer loses nothing.
+  private func streamsChanged(full: Bool) {
+    guard send != nil else { return }
+    if full {
+      // The lists of the streams drawn are on the page already: their patches may go ahead
+      // of a render a gesture is about to make.
+      if !batching {
+        flushStreams()
+      } else if page.tree != nil {
+        pendingPatches += markupStore.takeStreamPatches()
+      }
+      return
+    }
+    guard !batching, !streamFlushScheduled else { return }
+    streamFlushScheduled = true
+    Task { @MainActor [weak self] in self?.flushStreams() }
+  }
+
+  private var streamFlushScheduled = false
+
+  private func flushStreams() {
+    streamFlushScheduled = false
+    guard send != nil, page.tree != nil else { return }
+    // A render that is due goes first (it may draw the stream's list) and takes the
+    // stream's patches with it.
+    if let renderToken, renderToken.needsRun {
+      renderToken.runNow()
+      return
+    }
+    let patches = markupStore.takeStreamPatches()
+    if !patches.isEmpty { sendUpdate(patches, redrawn: false) }
   }
 
   /// While ``flushNow()`` renders: patches wait in ``pendingPatches`` to go out as one message.
@@ -383,9 +421,11 @@ public final class WebSession {
     renders &+= 1
     let tree = render()
     guard send != nil else { return }
-    let (patches, redrawn) = page.update(
+    var (patches, redrawn) = page.update(
       to: tree, path: presenter.path.description, title: pageTitle,
       focus: context.requestedFocus)
+    // The streams' changes follow the render, which may have drawn their lists.
+    patches += markupStore.takeStreamPatches()
     if batching {
       pendingPatches += patches
       pendingRedrawn = pendingRedrawn || redrawn

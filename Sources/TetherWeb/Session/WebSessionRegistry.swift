@@ -68,6 +68,9 @@ public final class WebSessionRegistry {
   public let app: WebApp
   /// The app's own style sheet (``WebApp/stylesheet``), for the server to serve at `/app.css`.
   public nonisolated let appStylesheet: String?
+  /// The app's client hooks' scripts (``WebApp/hookScripts``), by the path each is served
+  /// at, for the server to serve.
+  public nonisolated let hookScripts: [(path: String, script: String)]
   /// Signs each session's resume token and verifies the tokens pages present; `nil` when
   /// this server resumes no session it does not hold.
   nonisolated public let resumeSigner: WebResumeSigner?
@@ -166,6 +169,8 @@ public final class WebSessionRegistry {
   ) {
     self.app = app
     appStylesheet = app.stylesheet
+    hookScripts = app.hookScripts.map { (path: $0.key.scriptPath, script: $0.value) }
+      .sorted { $0.path < $1.path }
     admission = SessionAdmission(
       capacity: capacity, unclaimedPerAddress: unclaimedPerAddress,
       sessionsPerAddress: sessionsPerAddress ?? capacity / 5,
@@ -261,7 +266,8 @@ public final class WebSessionRegistry {
     case .stateless:
       // The page carries all its socket needs (its secret and state, signed): nothing waits.
       let html = session.document(
-        assets: .inline(appStyle: appStylesheet), base: base, pageSigner: pageSigner)
+        assets: .inline(appStyle: appStylesheet, hooks: hookURLs(base)), base: base,
+        pageSigner: pageSigner)
       if sessions[id]?.session === session {
         sessions[id] = nil
         session.close()
@@ -270,9 +276,15 @@ public final class WebSessionRegistry {
     case .held:
       scheduleExpiry(id, after: unclaimedLifetime)  // a page nobody connects to is soon gone
       let html = session.document(
-        assets: .inline(appStyle: appStylesheet), base: base, pageSigner: nil)
+        assets: .inline(appStyle: appStylesheet, hooks: hookURLs(base)), base: base,
+        pageSigner: nil)
       return .page(html: html, sessionID: id)
     }
+  }
+
+  /// The addresses of the hooks' scripts under `base`.
+  private func hookURLs(_ base: String) -> [String] {
+    hookScripts.map { base + $0.path }
   }
 
   /// Why `address` and `client` may not have one more session (``SessionAdmission``), given

@@ -87,6 +87,23 @@ public final class WebRenderContext {
   public func clickHandler(for id: String) -> (() -> Void)? {
     if let handler = clickHandlers[id] { return handler }
     for context in adopted { if let handler = context.clickHandler(for: id) { return handler } }
+    return streamRow(containing: id)?.clickHandler(for: id)
+  }
+
+  /// The streams drawn in this render (``stream(_:_:row:)``): their rows come and go between
+  /// renders, so each row's handlers are looked up in its stream, not adopted.
+  private var streams: [any StreamRows] = []
+
+  /// Looks up the handlers of `stream`'s rows from now on.
+  func addStream(_ stream: any StreamRows) {
+    streams.append(stream)
+  }
+
+  /// What the stream row holding the element `id` registered, if a stream drawn here has it.
+  private func streamRow(containing id: String) -> WebRenderContext? {
+    for stream in streams {
+      if let context = stream.rowContext(containing: id) { return context }
+    }
     return nil
   }
 
@@ -150,11 +167,38 @@ public final class WebRenderContext {
     doubleClickHandlers[id] = action
   }
 
+  private(set) var hookHandlers: [String: [String: (String) -> Void]] = [:]
+  /// Runs `handler` with the value a client hook attached to the element `id` sends with its
+  /// event `event` (`pushEvent` in the hook's script). An event no render declared is refused.
+  ///
+  /// - Parameters:
+  ///   - id: The element the hook is attached to.
+  ///   - event: The event's name.
+  ///   - handler: The view-model input to send, given the event's value.
+  public func onHookEvent(_ id: String, _ event: String, _ handler: @escaping (String) -> Void) {
+    hookHandlers[id, default: [:]][event] = handler
+  }
+
+  /// The handler registered in this render for the hook event `event` of the element `id`.
+  public func hookHandler(for id: String, event: String) -> ((String) -> Void)? {
+    if let handler = hookHandlers[id]?[event] { return handler }
+    for context in adopted {
+      if let handler = context.hookHandler(for: id, event: event) { return handler }
+    }
+    return streamRow(containing: id)?.hookHandler(for: id, event: event)
+  }
+
+  /// Whether anything registered a handler here or in what this adopted.
+  var hasHandlers: Bool {
+    !clickHandlers.isEmpty || !fieldHandlers.isEmpty || !doubleClickHandlers.isEmpty
+      || !hookHandlers.isEmpty || adopted.contains { $0.hasHandlers }
+  }
+
   /// The handlers registered in this render for the field `id`, if any.
   public func fieldHandler(for id: String) -> FieldHandlers? {
     if let handlers = fieldHandlers[id] { return handlers }
     for context in adopted { if let handlers = context.fieldHandler(for: id) { return handlers } }
-    return nil
+    return streamRow(containing: id)?.fieldHandler(for: id)
   }
 
   /// The controls with state of their own drawn in this render (a list's selection), and in
@@ -228,6 +272,8 @@ public final class WebRenderContext {
     clickHandlers.removeAll(keepingCapacity: true)
     fieldHandlers.removeAll(keepingCapacity: true)
     doubleClickHandlers.removeAll(keepingCapacity: true)
+    hookHandlers.removeAll(keepingCapacity: true)
+    streams.removeAll()
     adopted.removeAll(keepingCapacity: true)
     ownSelectables.removeAll()
     live.removeAll()
@@ -242,7 +288,7 @@ public final class WebRenderContext {
     for context in adopted {
       if let handler = context.doubleClickHandler(for: id) { return handler }
     }
-    return nil
+    return streamRow(containing: id)?.doubleClickHandler(for: id)
   }
 }
 

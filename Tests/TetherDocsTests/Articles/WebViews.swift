@@ -197,7 +197,69 @@ enum WebViewsArticle {
     return app
   }
 
+  // Client hooks.
+  @MainActor final class ShareModel {
+    @Output private(set) var link = "https://example.com/cart"
+    @Output private(set) var copied = ""
+    func didCopy(_ text: String) { copied = text }
+  }
+
+  @MainActor struct ShareScreen: WebScreen {
+    enum Action { case copied(String) }
+    let model: ShareModel
+
+    var body: Markup<Action> {
+      button("Copy link").hook(.clipboard, value: model.link)
+        .onHookEvent("copied") { .copied($0) }
+    }
+
+    func handle(_ action: Action) {
+      switch action {
+      case .copied(let text): model.didCopy(text)
+      }
+    }
+  }
+
+  @MainActor final class ShareFlow: FlowController {
+    let model = ShareModel()
+    func start(on navigator: any Navigator<ShareModel>) -> Screen<ShareModel> {
+      Screen(model, title: "Share", owner: self)
+    }
+  }
+
+  // Streams.
+  struct LogLine: Identifiable {
+    var id: Int
+    var text: String
+  }
+
+  @MainActor final class LogModel {
+    let lines = ListStream<LogLine>(limit: 1_000)
+  }
+
+  @MainActor struct LogScreen: WebScreen {
+    let model: LogModel
+
+    var body: Markup<Never> {
+      stream(model.lines, .class("log")) { line in
+        span { line.text }
+      }
+    }
+  }
+
   @MainActor @Suite struct Checks {
+    @Test func theHooksEventReachesTheViewModel() async throws {
+      let flow = ShareFlow()
+      let app = try WebApp(title: "Share", rootFlow: { flow }) {
+        ShareScreen(model: $0.destination)
+      }
+      .hook(.clipboard, script: "(window.TetherHooks ??= {}).Clipboard = {};")
+      let page = try await WebTestPage(app: app)
+      defer { page.close() }
+      try await page.pushHookEvent("copied", value: "https://example.com/cart", from: "button")
+      #expect(flow.model.copied == "https://example.com/cart")
+    }
+
     @Test func aClickOnTheStepperReachesTheViewModelAndComesBackAsAPatch() async throws {
       let page = try await WebTestPage(app: makeApp())
       try await page.click(named: "More")
@@ -253,4 +315,8 @@ enum WebViewsArticle {
       #expect(try page.texts("li").count == 100)
     }
   }
+}
+
+extension WebHook {
+  fileprivate static let clipboard = WebHook("Clipboard")
 }

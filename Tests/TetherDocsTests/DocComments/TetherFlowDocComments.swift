@@ -27,6 +27,45 @@ enum TetherFlowDocComments {
   }
   typealias ShowcaseDestination = AppDestination
 
+  // Sources/TetherFlow/OptimisticWrites.swift
+  struct Todo {}
+  struct TodoChange {
+    func applied(to todos: [Todo]) -> [Todo] { todos }
+  }
+  struct TodoList {
+    var todos: [Todo] = []
+    var version = 0
+  }
+  enum TodoStoreError: Error {
+    case refused
+    var isRefusal: Bool { true }
+  }
+  final class TodoStore: Sendable {
+    func apply(_ change: TodoChange, to list: String) async throws(TodoStoreError) -> Int { 1 }
+    func load(list: String) async throws(TodoStoreError) -> TodoList { TodoList() }
+  }
+  @MainActor static func makeWrites(store: TodoStore, listID: String) {
+    let writes = OptimisticWrites<[Todo], TodoChange, TodoStoreError>(
+      initial: [], apply: { change, todos in change.applied(to: todos) },
+      write: { change throws(TodoStoreError) in try await store.apply(change, to: listID) },
+      load: { () throws(TodoStoreError) in
+        let list = try await store.load(list: listID)
+        return (list.todos, list.version)
+      },
+      retry: RetryPolicy(maximumAttempts: .max, when: { !$0.isRefusal }) { _ in .seconds(1) })
+    _ = writes
+  }
+
+  // Sources/TetherFlow/ListStream.swift
+  struct LogLine: Identifiable { var id: Int }
+  @MainActor final class LogViewModel {
+    let lines = ListStream<LogLine>(limit: 500)
+
+    func received(_ line: LogLine) {
+      lines.insert(line)  // the 501st line pushes the oldest off the screen
+    }
+  }
+
   // Sources/TetherFlow/FlowController.swift
   typealias AppServices = Services
   @MainActor final class CoursesFlow: FlowController {

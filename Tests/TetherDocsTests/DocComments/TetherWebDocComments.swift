@@ -156,6 +156,38 @@ enum TetherWebDocComments {
     }
   }
 
+  // Sources/TetherWeb/Markup/StreamControl.swift
+  struct Line: Identifiable {
+    var id: Int
+    var time = ""
+    var text = ""
+  }
+  @MainActor final class LogModel {
+    let lines = ListStream<Line>(limit: 500)
+  }
+  @MainActor struct LogPage: WebScreen {
+    let model: LogModel
+    var body: Markup<Never> {
+      stream(model.lines, .class("log"), .ariaLabel("Server log")) { line in
+        span(.class("time")) { line.time }
+        span { line.text }
+      }
+    }
+  }
+
+  // Sources/TetherWeb/Markup/WebHook.swift
+  @MainActor final class CopyingModel {
+    @Output private(set) var listText = ""
+    func listCopied(_ text: String) {}
+  }
+  @MainActor struct CopyingPage: WebScreen {
+    let todos: CopyingModel
+    var body: Markup<WebCall> {
+      button("Copy list").hook(.copyToClipboard, value: todos.listText)
+        .onHookEvent("copied", todos.listCopied)
+    }
+  }
+
   // Sources/TetherWeb/Session/WebPageChrome.swift
   @MainActor final class BoardsFlow: FlowController {
     func start(on navigator: any Navigator<String>) -> Screen<String> {
@@ -284,4 +316,8 @@ extension TodoListViewModel: RestorableViewModel {
   struct Restoration: Codable, Sendable { var editing: String }
   var restoration: Restoration? { editingID.map { Restoration(editing: $0) } }
   func restore(_ restoration: Restoration) { resumeEditing(id: restoration.editing) }
+}
+
+extension WebHook {
+  fileprivate static let copyToClipboard = WebHook("CopyToClipboard")
 }
