@@ -120,7 +120,10 @@ let package = Package(
     ),
     .target(
       name: "Gallery",
-      dependencies: [.product(name: "Tether", package: "Tether"), "ExampleSupport"],
+      dependencies: [
+        .product(name: "Tether", package: "Tether"),
+        .product(name: "TetherPubSub", package: "Tether"), "ExampleSupport",
+      ],
       path: "Gallery",
       exclude: shownLayers,
       sources: ["Model", "Service", "ViewModels"],
@@ -381,6 +384,7 @@ let package = Package(
       name: "GalleryTests",
       dependencies: [
         "Gallery", "ExampleSupport", .product(name: "TetherTesting", package: "Tether"),
+        .product(name: "TetherPubSub", package: "Tether"),
       ],
       path: "Gallery/Tests",
       swiftSettings: swiftSettings

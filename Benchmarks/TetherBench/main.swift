@@ -110,7 +110,9 @@ if wants("W5") { await runW5(bench, trials: quick ? 20 : 100) }
 if wants("W6") { await runW6(bench, gestures: quick ? 300 : 3_000) }
 if wants("W7") { await runW7(bench) }
 if wants("W8") { await runW8(bench) }
-if wants("W9") { await runW9(bench, counts: quick ? [1_000, 10_000] : [1_000, 100_000]) }
+if wants("W9") {
+  await runW9(bench, counts: quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 300_000])
+}
 print("\nchecksum \(bench.checksum)")
 if let jsonPath {
   do {

@@ -20,14 +20,16 @@ public final class GalleryFlow: FlowController {
 
   /// Builds the photo list and wires its routes and alerts.
   public func start(on navigator: ShowcaseNavigator) -> ShowcaseScreen {
-    let list = PhotoListViewModel(service: services.photos, timeZone: services.timeZone)
+    let list = PhotoListViewModel(
+      service: services.photos, timeZone: services.timeZone, pubsub: services.pubsub)
     self.list = list
     list.route.observe { [weak navigator] route in
       switch route {
       case .detail(let detail):
         navigator?.push(
           Screen(
-            .photoDetail(detail), title: detail.titleText, path: ["photo", "\(detail.photo.id)"]))
+            .photoDetail(detail), title: detail.titleText, path: ["photo", "\(detail.photo.id)"],
+            onAppear: { [weak detail] in await detail?.viewDidLoad() }))
       }
     }
     .store(in: lifetime)

@@ -1,5 +1,7 @@
 import ExampleSupport
 import Foundation
+import Tether
+import TetherPubSub
 
 /// What the detail screen of a for-sale photo shows.
 @MainActor
@@ -35,14 +37,25 @@ public final class PhotoDetailViewModel {
   public static let previewWidth = 48
   /// The preview's size in pixels.
   public static let previewHeight = 16
+  /// "3 viewers now" while the photo is open in more than one tab or browser, on any node
+  /// (presence, with a `PubSub`); `nil` otherwise.
+  @Output public private(set) var viewersText: String? = nil
+  /// Ends this screen's presence with it.
+  public let lifetime = Lifetime()
+  private let pubsub: PubSub?
+  private var viewers: Property<[PresenceEntry<PhotoViewer>]>?
+  private var viewersToken: ObservationToken?
 
   /// Formats `photo` for the detail screen.
   ///
   /// - Parameters:
   ///   - photo: The photo to show.
   ///   - dates: The date format shared with the list.
-  public init(photo: Photo, dates: PhotoDateFormat) {
+  ///   - pubsub: Where the screen says it shows the photo, and counts who else does; none
+  ///     unless given.
+  public init(photo: Photo, dates: PhotoDateFormat, pubsub: PubSub? = nil) {
     self.photo = photo
+    self.pubsub = pubsub
     titleText = photo.name
     photographerText = photo.photographer.map { "by \($0)" } ?? "Photographer unknown"
     let description = photo.description?.plainText(singleLine: false) ?? ""
@@ -64,4 +77,26 @@ public final class PhotoDetailViewModel {
       PhotoImage.photoID(inPath: photo.imageURL) == photo.id
       ? PhotoImage(photoID: photo.id, width: Self.previewWidth, height: Self.previewHeight) : nil
   }
+
+  /// The screen appeared: say it shows the photo, and count who does.
+  public func viewDidLoad() async {
+    guard let pubsub, viewers == nil else { return }
+    let topic = PresenceTopic<PhotoViewer>("gallery.photo.\(photo.id).viewers")
+    let viewers = pubsub.presence(on: topic)
+    self.viewers = viewers
+    viewersToken = viewers.observe { [weak self] entries in
+      self?.viewersText = entries.count > 1 ? "\(entries.count) viewers now" : nil
+    }
+    // The count is a courtesy: a node whose transport is down shows none.
+    try? await pubsub.track(UUID().uuidString, meta: PhotoViewer(), on: topic, owner: self)
+  }
+}
+
+extension PhotoDetailViewModel: @MainActor LifetimeProvider {}
+
+/// What a screen showing a photo says of itself on the photo's presence topic: nothing but
+/// that it is there.
+public struct PhotoViewer: Codable, Sendable, Equatable {
+  /// A viewer.
+  public init() {}
 }

@@ -1,6 +1,7 @@
 import ExampleSupport
 import Foundation
 import Tether
+import TetherPubSub
 
 /// The gallery's list screen: seed 000's `PhotoListViewModel`, with pagination, refresh and an
 /// error state with retry.
@@ -93,6 +94,7 @@ public final class PhotoListViewModel {
   }
 
   private let service: any PhotoService
+  private let pubsub: PubSub?
   private let dates: PhotoDateFormat
   private var photos: [Photo] = []
   /// The photos the rows show: those matching the search, in order.
@@ -110,8 +112,12 @@ public final class PhotoListViewModel {
   /// - Parameters:
   ///   - service: Where photos come from.
   ///   - timeZone: The time zone dates are shown in.
-  public convenience init(service: any PhotoService, timeZone: TimeZone = .current) {
-    self.init(service: service, timeZone: timeZone, searchClock: ContinuousClock())
+  ///   - pubsub: Where each photo's detail counts who else shows it; none unless given.
+  public convenience init(
+    service: any PhotoService, timeZone: TimeZone = .current, pubsub: PubSub? = nil
+  ) {
+    self.init(
+      service: service, timeZone: timeZone, searchClock: ContinuousClock(), pubsub: pubsub)
   }
 
   /// Creates the list, with the clock the search's debounce runs on (a test's `TestClock`).
@@ -120,10 +126,13 @@ public final class PhotoListViewModel {
   ///   - service: Where photos come from.
   ///   - timeZone: The time zone dates are shown in.
   ///   - searchClock: The screen's clock.
+  ///   - pubsub: Where each photo's detail counts who else shows it; none unless given.
   public init<C: Clock<Duration>>(
-    service: any PhotoService, timeZone: TimeZone = .current, searchClock: C
+    service: any PhotoService, timeZone: TimeZone = .current, searchClock: C,
+    pubsub: PubSub? = nil
   ) {
     self.service = service
+    self.pubsub = pubsub
     dates = PhotoDateFormat(timeZone: timeZone)
     searchToken = searchText.debounce(for: Self.searchDelay, clock: searchClock).observe {
       [weak self] text in self?.search(text)
@@ -226,7 +235,7 @@ public final class PhotoListViewModel {
 
   private func open(_ photo: Photo) {
     if photo.forSale {
-      _route.send(.detail(PhotoDetailViewModel(photo: photo, dates: dates)))
+      _route.send(.detail(PhotoDetailViewModel(photo: photo, dates: dates, pubsub: pubsub)))
     } else {
       _alert.send(.notForSale(photoName: photo.name))
     }

@@ -16,6 +16,9 @@ final class PhotoDetailScreen: WebScreen {
       h2 { detail.titleText }
       p { detail.photographerText }
       p(.class("dim")) { detail.availabilityLine }
+      p(.class("viewers"), .role("status"), .hidden(detail.viewersText == nil)) {
+        detail.viewersText ?? ""
+      }
       // Only an address the page may load is shown as an image.
       image(source: detail.imageURL, description: detail.titleText)
       p { detail.cameraText }

@@ -241,7 +241,8 @@ struct RowOrder {
       if members[entry.id] == entry.number {
         members[entry.id] = nil
         if head > 64, head * 2 > entries.count {
-          entries.removeFirst(head)
+          // A new array of the live part: removing in place would keep the old capacity.
+          entries = Array(entries[head...])
           head = 0
         }
         return entry.id
