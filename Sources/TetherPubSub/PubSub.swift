@@ -279,20 +279,24 @@ public final class PubSub: Sendable {
     } catch {
       throw .encoding(String(describing: error))
     }
-    try checkSize(metaText + key, topic: topic.name)
     // The join is queued under the lock that numbered it: joins and leaves leave this node in
     // the order of their versions, so another node sees no gap that is not one.
     let (ref, sending) = try state.withLock {
       state throws(PubSubError) -> (String, Sending) in
       guard state.phase == .running else { throw PubSubError.notRunning }
       let ref = "\(node).\(state.nextID)"
-      let item = PresenceItem(topic: topic.name, ref: ref, key: key, meta: metaText, node: node)
-      state.nextID += 1
-      let (changes, join) = state.presence.track(item)
-      Self.deliver(changes, in: state)
-      guard let body = PresenceWire.encode(join) else {
+      // The join as it is sent, the metadata escaped inside it: its size is checked, not the
+      // metadata's, before anything is tracked.
+      let planned = PresenceWire.Join(
+        v: state.presence.ownVersion &+ 1, t: topic.name, r: ref, k: key, m: metaText)
+      guard let body = PresenceWire.encode(planned) else {
         throw PubSubError.encoding("presence entry")
       }
+      try checkSize(body, topic: topic.name)
+      let item = PresenceItem(topic: topic.name, ref: ref, key: key, meta: metaText, node: node)
+      state.nextID += 1
+      let (changes, _) = state.presence.track(item)
+      Self.deliver(changes, in: state)
       return (ref, queue(.join, topic: topic.name, body: body))
     }
     if let error = await sending.answer() { throw error }

@@ -53,6 +53,26 @@ import TetherTesting
     await second.shutdown()
   }
 
+  /// The size checked is the join's as sent: metadata full of quotes is escaped once in its own
+  /// JSON and again inside the join's, and a join past the limit must be refused before it is
+  /// tracked or sent, not after a transport (PostgreSQL's 8,000 bytes) cuts it off.
+  @Test func aJoinWhoseEscapedMetadataIsTooLargeIsRefusedAndNothingIsTracked() async throws {
+    let bus = InProcessPubSub()
+    let node = PubSub(
+      transport: bus.transport(), node: "a", limits: PubSubLimits(maximumMessageBytes: 200))
+    try await node.start()
+    // 131 bytes as the metadata's JSON, about 260 inside the join.
+    let quotes = Viewer(name: String(repeating: "\"", count: 60))
+    await #expect(throws: PubSubError.self) {
+      try await node.track("v", meta: quotes, on: viewers)
+    }
+    #expect(node.present(on: viewers).isEmpty, "nothing tracked")
+    // Within the limit once escaped, a join is taken.
+    try await node.track("w", meta: Viewer(name: "plain"), on: viewers)
+    #expect(node.present(on: viewers).map(\.key) == ["w"])
+    await node.shutdown()
+  }
+
   @Test func oneKeyTrackedTwiceIsTwoEntries() async throws {
     let node = PubSub(transport: InProcessPubSub().transport(), presenceTiming: timing)
     try await node.start()
