@@ -239,7 +239,7 @@ public final class PubSub: Sendable {
       return stream
     }
     continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { Self.unsubscribe(id, from: topic.name, in: &$0.messageSubscribers) }
+      self?.later { Self.unsubscribe(id, from: topic.name, in: &$0.messageSubscribers) }
     }
     return stream
   }
@@ -358,7 +358,7 @@ public final class PubSub: Sendable {
       return stream
     }
     continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { Self.unsubscribe(id, from: topic.name, in: &$0.presenceSubscribers) }
+      self?.later { Self.unsubscribe(id, from: topic.name, in: &$0.presenceSubscribers) }
     }
     return stream
   }
@@ -462,6 +462,14 @@ public final class PubSub: Sendable {
       Outgoing(payload: envelope.encoded, done: { answer.yield($0) }))
     if case .enqueued = result {} else { answer.yield(.notRunning) }
     return Sending(answers: answers)
+  }
+
+  /// Runs `change` under the state's lock, from a task of its own. A stream's end runs its
+  /// handler while the runtime holds the ending task's lock, and a delivery under the state's
+  /// lock may be waiting for that very lock to hand the task its element: taking the state's
+  /// lock there would deadlock the two.
+  private func later(_ change: @escaping @Sendable (inout State) -> Void) {
+    Task { [weak self] in self?.state.withLock(change) }
   }
 
   private static func unsubscribe<Input>(

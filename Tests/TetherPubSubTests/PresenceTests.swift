@@ -270,3 +270,42 @@ final class DroppingTransport: PubSubTransport {
   func send(_ payload: String) async throws(PubSubError) { try await inner.send(payload) }
   func disconnect() async { await inner.disconnect() }
 }
+
+/// A subscriber that stops while a change is delivered to it: the runtime ends its stream
+/// holding the ending task's lock, while the delivery, under the node's lock, waits for that
+/// task to take the change. The node must not wait for its own lock there.
+@Suite(.timeLimit(.minutes(1))) struct PresenceSubscriberEndTests {
+  @Test func subscribersEndingWhileChangesAreDeliveredNeverStopTheNode() async throws {
+    let bus = InProcessPubSub()
+    let node = PubSub(transport: bus.transport(), node: "a")
+    try await node.start()
+    let topic = PresenceTopic<Viewer>("photo.1.viewers")
+    // Changes delivered all the while, from another task.
+    let churn = Task.detached {
+      var round = 0
+      while !Task.isCancelled {
+        round += 1
+        guard let reference = try? await node.track("c\(round)", meta: Viewer(name: "c"), on: topic)
+        else { return }
+        await node.untrack(reference)
+      }
+    }
+    for _ in 0..<2_000 {
+      let updates = node.presenceUpdates(on: topic)
+      let reader = Task.detached {
+        for await _ in updates {}
+      }
+      await Task.yield()
+      reader.cancel()
+    }
+    churn.cancel()
+    await churn.value
+    // The node still answers: a new subscriber hears a join.
+    var updates = node.presenceUpdates(on: topic).makeAsyncIterator()
+    _ = await updates.next()
+    try await node.track("last", meta: Viewer(name: "last"), on: topic)
+    let joined = await updates.next()
+    #expect(joined?.joins.map(\.key) == ["last"])
+    await node.shutdown()
+  }
+}

@@ -199,6 +199,11 @@ extension EndToEnd {
         {
           return connected
         }
+        // The balancer takes turns by request, and a page load is three (the page, the copy
+        // hook's script, the socket): with three nodes each reload would land the socket on
+        // the same node. One request more moves the next socket on.
+        _ = try await tab.browser.runAsync(
+          "const done = arguments[0]; fetch('/health').then(() => done(true), () => done(false));")
         try await load(url, in: tab, showing: list)
       }
       throw ClusterTestError(
