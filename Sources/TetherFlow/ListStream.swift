@@ -49,8 +49,8 @@ public final class ListStream<Row: Identifiable> where Row.ID: Hashable {
 
   /// Changes made while no view took them, oldest first.
   private var pending: [Change] = []
-  /// The view that shows the list now, if one does.
-  private var consumer: ((Change) -> Void)?
+  /// The view that shows the list now, if one does: it answers `false` once it is gone.
+  private var consumer: ((Change) -> Bool)?
   private var consumerID = 0
 
   /// A stream whose screen keeps at most `limit` rows (every row when `nil`).
@@ -110,15 +110,16 @@ public final class ListStream<Row: Identifiable> where Row.ID: Hashable {
   /// Makes `apply` the one view the changes go to, first handing it those waiting; returns
   /// what ends that (a view that goes, or another view taking the list, ends it).
   ///
-  /// - Parameter apply: Applies one change.
+  /// - Parameter apply: Applies one change and returns `true`; returns `false`, taking
+  ///   nothing, once the view is gone, and the changes wait again from that one on.
   /// - Returns: Call it when the view stops showing the list.
-  public func attach(_ apply: @escaping (Change) -> Void) -> () -> Void {
+  public func attach(_ apply: @escaping (Change) -> Bool) -> () -> Void {
     consumerID &+= 1
     let id = consumerID
     consumer = apply
     let waiting = pending
     pending = []
-    for change in waiting { apply(change) }
+    for change in waiting { send(change) }
     return { [weak self] in
       guard let self, self.consumerID == id else { return }
       self.consumer = nil
@@ -127,8 +128,8 @@ public final class ListStream<Row: Identifiable> where Row.ID: Hashable {
 
   private func send(_ change: Change) {
     if let consumer {
-      consumer(change)
-      return
+      if consumer(change) { return }
+      self.consumer = nil
     }
     if case .reset = change { pending.removeAll() }
     pending.append(change)

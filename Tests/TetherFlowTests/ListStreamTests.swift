@@ -26,7 +26,10 @@ struct Line: Identifiable, Equatable {
     lines.delete(id: 1)
     #expect(lines.pendingCount == 3)
     var seen: [String] = []
-    let detach = lines.attach { seen.append(describe($0)) }
+    let detach = lines.attach {
+      seen.append(describe($0))
+      return true
+    }
     #expect(seen == ["insert 1 at end", "insert 2 at start", "delete 1"])
     #expect(lines.pendingCount == 0, "the stream keeps nothing it handed over")
     lines.update(Line(id: 2, text: "TWO"))
@@ -43,14 +46,20 @@ struct Line: Identifiable, Equatable {
     #expect(lines.pendingCount == 3, "the oldest waiting changes went")
     lines.reset([Line(id: 7, text: ""), Line(id: 8, text: ""), Line(id: 9, text: "")])
     var seen: [String] = []
-    _ = lines.attach { seen.append(describe($0)) }
+    _ = lines.attach {
+      seen.append(describe($0))
+      return true
+    }
     #expect(seen == ["reset [8, 9]"], "a reset stands for all before it, within the limit")
   }
 
   @Test func insertingManyAtTheStartKeepsTheirOrder() {
     let lines = ListStream<Line>()
     var seen: [String] = []
-    _ = lines.attach { seen.append(describe($0)) }
+    _ = lines.attach {
+      seen.append(describe($0))
+      return true
+    }
     lines.insert(contentsOf: [Line(id: 1, text: ""), Line(id: 2, text: "")], at: .start)
     // 2 first, then 1 before it: the page shows 1, 2.
     #expect(seen == ["insert 2 at start", "insert 1 at start"])
@@ -60,11 +69,34 @@ struct Line: Identifiable, Equatable {
     let lines = ListStream<Line>()
     var first = 0
     var second = 0
-    let detachFirst = lines.attach { _ in first += 1 }
-    _ = lines.attach { _ in second += 1 }
+    let detachFirst = lines.attach { _ in
+      first += 1
+      return true
+    }
+    _ = lines.attach { _ in
+      second += 1
+      return true
+    }
     lines.insert(Line(id: 1, text: ""))
     detachFirst()  // the old view's end does not detach the new one
     lines.insert(Line(id: 2, text: ""))
     #expect(first == 0 && second == 2)
+  }
+
+  @Test func aViewThatIsGoneTakesNothingAndTheChangesWaitAgain() {
+    let lines = ListStream<Line>()
+    var alive = true
+    var taken: [String] = []
+    _ = lines.attach { change in
+      guard alive else { return false }
+      taken.append(describe(change))
+      return true
+    }
+    lines.insert(Line(id: 1, text: ""))
+    alive = false
+    lines.insert(Line(id: 2, text: ""))
+    lines.insert(Line(id: 3, text: ""))
+    #expect(taken == ["insert 1 at end"])
+    #expect(lines.pendingCount == 2, "the change the gone view refused waits, and the next")
   }
 }

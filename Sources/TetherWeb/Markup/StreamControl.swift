@@ -123,7 +123,12 @@ where Row.ID: Hashable {
     order = RowOrder()
     handlers = [:]
     if replacing { patches.append(.children(id: name, html: "")) }
-    detach = stream.attach { [weak self] change in self?.apply(change) }
+    detach = stream.attach { [weak self] change in
+      // A state gone with its screen takes nothing: the stream keeps the change for the next.
+      guard let self else { return false }
+      self.apply(change)
+      return true
+    }
   }
 
   func takePatches() -> [HTMLPatch] {
