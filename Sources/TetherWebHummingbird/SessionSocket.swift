@@ -39,6 +39,8 @@
       let queue: SendQueue
       let inbox: WebInbox
       let refusals: RefusalLog
+      /// Where the session's upload chunks go.
+      let uploads: WebUploadReceiver?
     }
 
     private let request: SessionSocketRequest
@@ -155,6 +157,15 @@
             admit(text, to: attachment)
           } else {
             held.append(text)
+          }
+        case .deliverChunk(let chunk):
+          // Written where it is read, in order: the socket is read no faster than its chunks
+          // are stored (a chunk is at most 16 KiB, a write to the page cache).
+          switch attachment?.uploads?.write(chunk) ?? .refused("no session") {
+          case .written, .dropped: break
+          case .refused(let reason):
+            attachment?.refusals.refused("upload: \(reason)")
+            perform(core.refused(bytes: chunk.count, at: .now))
           }
         case .writePong(let payload):
           writeControl(.pong, payload)
@@ -327,8 +338,9 @@
               $0.closeFromServer(code: replaced, reason: "replaced by a newer socket")
             }
           })
+        let uploads = settings.registry.session(request.id)?.uploadReceiver
         channel.eventLoop.execute {
-          handler.value.checked(outcome, queue: queue)
+          handler.value.checked(outcome, queue: queue, uploads: uploads)
         }
       }
     }
@@ -337,7 +349,9 @@
       perform(core.close(code: code, reason: reason, at: .now))
     }
 
-    private func checked(_ outcome: SocketSession.Attachment, queue: SendQueue) {
+    private func checked(
+      _ outcome: SocketSession.Attachment, queue: SendQueue, uploads: WebUploadReceiver?
+    ) {
       switch outcome {
       case .refused(let code, let reason):
         closeFromServer(code: code, reason: reason)
@@ -353,7 +367,7 @@
         attachment = Attachment(
           connection: connection, queue: queue,
           inbox: WebInbox(rate: settings.messageRate),
-          refusals: RefusalLog(logger: settings.logger))
+          refusals: RefusalLog(logger: settings.logger), uploads: uploads)
         perform(core.helloChecked(at: .now))
         armRefresh()
         resumeReads()

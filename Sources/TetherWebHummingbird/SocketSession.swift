@@ -85,7 +85,8 @@
               case .attached(let connection, let queue):
                 open = OpenSocket(
                   connection: connection, queue: queue, inbox: WebInbox(rate: messageRate),
-                  refresher: refresher(connection))
+                  refresher: refresher(connection),
+                  uploads: await registry.session(id)?.uploadReceiver)
                 actions += core.helloChecked(at: .now)
               }
             case .deliver(let text):
@@ -106,6 +107,15 @@
               // A socket far past its rate is read no faster than it.
               let pause = open.inbox.pauseBeforeReading()
               if pause > .zero { try await Task.sleep(for: pause) }
+            case .deliverChunk(let chunk):
+              // Written here, on this socket's task: the socket is read no faster than its
+              // chunks are stored.
+              switch open?.uploads?.write(chunk) ?? .refused("no session") {
+              case .written, .dropped: break
+              case .refused(let reason):
+                refusals.refused("upload: \(reason)")
+                actions += core.refused(bytes: chunk.count, at: .now)
+              }
             case .writeClose(let code, let reason):
               try? await outbound.close(code.map { .unknown($0) } ?? .normalClosure, reason: reason)
             case .stopSending:
@@ -138,6 +148,8 @@
       let queue: SendQueue
       let inbox: WebInbox
       let refresher: Task<Void, Never>?
+      /// Where the session's upload chunks go.
+      let uploads: WebUploadReceiver?
     }
 
     /// A page that stays on one screen is sent a fresh token in time: its newest one must

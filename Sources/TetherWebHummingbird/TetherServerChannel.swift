@@ -37,7 +37,7 @@
         let http1 = self.http1
         let attempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
         let upgrader = NIOTypedWebSocketServerUpgrader<Negotiated>(
-          maxFrameSize: TetherWebServer.maximumMessageSize,
+          maxFrameSize: TetherWebServer.maximumFrameSize,
           shouldUpgrade: { channel, head in
             attempted.value = true
             return channel.eventLoop.makeSucceededFuture(

@@ -31,7 +31,8 @@
   ///   page beyond gets 503), each kept `gracePeriod` after its socket closes so a reload or a
   ///   dropped connection resumes it.
   /// - **The socket** at `/ws` accepts only pages of this server's own origin, and closes a
-  ///   frame larger than ``maximumMessageSize`` before reading it whole. It is served on
+  ///   frame larger than ``maximumFrameSize`` before reading it whole, and a text message
+  ///   larger than ``maximumMessageSize``. It is served on
   ///   SwiftNIO's event loop, not by a task: an idle socket holds its channel, its queues and
   ///   one timer (a ping after 30 s of silence; a page that does not answer is closed), and
   ///   each burst of messages hops once to the sessions and once back. Its first message
@@ -55,6 +56,12 @@
     /// The largest message a page may send over its socket: the session's own limit
     /// (`ClientMessage.maximumSize`), enforced on the frame.
     public static let maximumMessageSize = ClientMessage.maximumSize
+
+    /// The largest frame a page may send: an upload's chunk (16 KiB), which is also the
+    /// largest Hummingbird's WebSocket route reads by default. A text message over
+    /// ``maximumMessageSize`` in a frame up to this size is read, then refused by the
+    /// socket's core.
+    public static let maximumFrameSize = 16_384
 
     /// The path of the client script every page loads.
     public static let scriptPath = "/tether.js"

@@ -492,7 +492,7 @@ public final class WebTestPage {
     try await send(json + #","g":\#(gestures)}"#)
   }
 
-  private func send(_ json: String) async throws {
+  func send(_ json: String) async throws {
     if let refusal = await session.receive(json) { throw Failure.refused(refusal) }
   }
 

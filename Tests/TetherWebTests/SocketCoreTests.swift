@@ -39,12 +39,43 @@ import Testing
       }
     }
 
-    @Test func aBinaryMessageIsNotAMessageButCosts() {
+    @Test func aBinaryMessageIsAnUploadChunkAndTheDriverChargesARefusedOne() {
       var core = openCore(
         SocketCore.Limits(budget: SocketCore.Budget(frames: 3, framesPerSecond: 0)))
       for _ in 0..<3 {
-        #expect(core.received(Frame(opcode: Op.binary, payload: [1, 2, 3]), at: start) == [])
+        #expect(
+          core.received(Frame(opcode: Op.binary, payload: [1, 2, 3]), at: start)
+            == [.deliverChunk([1, 2, 3])])
+        // No file takes it: the driver charges it, as it charges text that is no message.
+        #expect(core.refused(bytes: 3, at: start) == [])
       }
+      _ = core.received(Frame(opcode: Op.binary, payload: [1]), at: start)
+      let over = core.refused(bytes: 1, at: start)
+      #expect(closeCode(over) == .some(SocketCore.CloseCode.policyViolation))
+    }
+
+    @Test func aChunkIsBoundedByTheChunkLimitAndTextByTheMessageLimit() {
+      var core = openCore(SocketCore.Limits(maximumMessageSize: 100, maximumChunkSize: 200))
+      let chunk = [UInt8](repeating: 7, count: 200)
+      #expect(
+        core.received(Frame(opcode: Op.binary, payload: chunk), at: start) == [
+          .deliverChunk(chunk)
+        ])
+      // In fragments too: the limit is the whole message's.
+      #expect(core.received(Frame(fin: false, opcode: Op.binary, payload: chunk), at: start) == [])
+      let over = core.received(Frame(opcode: Op.continuation, payload: [1]), at: start)
+      #expect(closeCode(over) == .some(SocketCore.CloseCode.tooLarge))
+      var text = openCore(SocketCore.Limits(maximumMessageSize: 100, maximumChunkSize: 200))
+      let long = text.received(.text(String(repeating: "*", count: 101)), at: start)
+      #expect(closeCode(long) == .some(SocketCore.CloseCode.tooLarge))
+    }
+
+    @Test func aChunkWhileTheHelloIsCheckedIsCharged() {
+      var core = SocketCore(
+        limits: SocketCore.Limits(budget: SocketCore.Budget(frames: 1, framesPerSecond: 0)),
+        at: start)
+      #expect(core.received(.text("hello"), at: start) == [.checkHello("hello")])
+      #expect(core.received(Frame(opcode: Op.binary, payload: [1]), at: start) == [])
       let over = core.received(Frame(opcode: Op.binary, payload: [1]), at: start)
       #expect(closeCode(over) == .some(SocketCore.CloseCode.policyViolation))
     }

@@ -88,6 +88,8 @@ public final class PhotoListViewModel {
   @Event public var alert: Signal<Alert>
   /// Where to go: a for-sale photo's detail.
   @Event public var route: Signal<Route>
+  /// Photos the person adds from their device, shown above the list.
+  public let added = PhotoUploadViewModel()
 
   private enum Request {
     case firstPage, nextPage

@@ -37,6 +37,19 @@ final class PhotoListScreen: WebScreen {
         span(.class("detail")) { row.subtitleText }
       }
       p(.class("dim")) { photos.statusText }
+      // Photos from the person's device, after the list: the list's elements keep their ids.
+      section(.class("added-photos"), .ariaLabel("Your photos")) {
+        fileInput(photos.added.files, label: photos.added.inputLabel, .class("add-photo"))
+        if let problem = photos.added.problem {
+          p(.class("error"), .role("alert")) { problem }
+        }
+        for photo in photos.added.photos {
+          figure(.class("added-photo")) {
+            image(source: photo.imageSource, description: photo.name)
+            figcaption { photo.name }
+          }
+        }
+      }
     }
   }
 

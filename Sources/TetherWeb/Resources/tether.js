@@ -33,7 +33,7 @@
   // sends for a field with newer typing than it had seen is not applied.
   const seqs = {};
   const isField = (element) => !!element && !!element.id &&
-    (element.tagName === "INPUT" || element.tagName === "TEXTAREA" ||
+    ((element.tagName === "INPUT" && element.type !== "file") || element.tagName === "TEXTAREA" ||
       element.tagName === "SELECT");
   // A picker: its value is the chosen option's position; it has no draft and no Enter.
   const isPicker = (element) => element.tagName === "SELECT";
@@ -131,6 +131,8 @@
       apply(message);
     };
     socket.onclose = (event) => {
+      // The server fails what was still arriving over this socket: nothing is sent again.
+      if (socket === current) { sending.clear(); offered.clear(); }
       // 4409: a newer socket of this page took over; this one is done. So is a socket the page
       // already replaced (closed on pagehide, its close arriving after pageshow connected
       // anew): reconnecting for it would replace the new one.
@@ -253,6 +255,7 @@
     const scrollY = window.scrollY;
     if (message.r) resume = message.r;
     if (message.k) unacked = unacked.filter((gesture) => gesture.g > message.k);
+    if (message.u) uploadSignals(message.u);
     if (message.p.length > 0) pristine = false;
     // The server names what to focus, "f"; the page never decides focus on its own.
     const focus = message.f;
@@ -404,6 +407,81 @@
     }
   }
 
+  // Uploads (TetherWeb's fileInput): the page offers the files a person chose or dropped (name,
+  // size, type), the server answers with a reference for each it takes (0 for a refused one),
+  // and each taken file goes over the socket in binary chunks: its reference (4 bytes,
+  // big-endian), then up to 16,380 bytes of it, at most a window ahead of the bytes the server says
+  // have arrived.
+  const chunkSize = 16380;             // a frame of 16 KiB with the reference
+  const uploadWindow = 32 * chunkSize;
+  const offered = new Map();   // input id -> the files offered, awaiting the server's answer
+  const sending = new Map();   // reference -> { file, sent, acknowledged, reading }
+  function offerFiles(input, files) {
+    const list = [...files].slice(0, 32);
+    if (!input || list.length === 0) return;
+    offered.set(input.id, list);
+    send({ type: "upload", id: input.id, files: list.map((file) => ({
+      name: (file.name || "file").slice(0, 120), size: file.size,
+      type: (file.type || "").slice(0, 100) })) }, false);
+    input.value = "";
+  }
+  function uploadSignals(signals) {
+    for (const [op, first, second] of signals) {
+      if (op === "o") {
+        const files = offered.get(first) || [];
+        offered.delete(first);
+        second.forEach((reference, index) => {
+          if (reference > 0 && files[index]) {
+            sending.set(reference, { file: files[index], sent: 0, acknowledged: 0, reading: false });
+          }
+        });
+      } else if (op === "a") {
+        const entry = sending.get(first);
+        if (entry) entry.acknowledged = second;
+        if (entry && second >= entry.file.size) sending.delete(first);
+      } else if (op === "x") sending.delete(first);
+    }
+    for (const reference of sending.keys()) pump(reference);
+  }
+  // Sends the file's next chunk while the window allows, one read at a time.
+  function pump(reference) {
+    const entry = sending.get(reference);
+    if (!entry || entry.reading || entry.sent >= entry.file.size ||
+        entry.sent - entry.acknowledged >= uploadWindow) return;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    entry.reading = true;
+    const end = Math.min(entry.file.size, entry.sent + chunkSize);
+    entry.file.slice(entry.sent, end).arrayBuffer().then((bytes) => {
+      entry.reading = false;
+      if (sending.get(reference) !== entry || !socket || socket.readyState !== WebSocket.OPEN) {
+        return;
+      }
+      const frame = new Uint8Array(4 + bytes.byteLength);
+      new DataView(frame.buffer).setUint32(0, reference);
+      frame.set(new Uint8Array(bytes), 4);
+      socket.send(frame);
+      entry.sent = end;
+      pump(reference);
+    }, () => { entry.reading = false; sending.delete(reference); });
+  }
+  document.addEventListener("dragover", (event) => {
+    const zone = event.target.closest && event.target.closest("[data-drop]");
+    if (!zone) return;
+    event.preventDefault();
+    zone.classList.add("dragging");
+  });
+  document.addEventListener("dragleave", (event) => {
+    const zone = event.target.closest && event.target.closest("[data-drop]");
+    if (zone) zone.classList.remove("dragging");
+  });
+  document.addEventListener("drop", (event) => {
+    const zone = event.target.closest && event.target.closest("[data-drop]");
+    if (!zone) return;
+    event.preventDefault();
+    zone.classList.remove("dragging");
+    offerFiles(document.getElementById(zone.dataset.drop), event.dataTransfer.files);
+  });
+
   document.addEventListener("click", (event) => {
     if (event.target.closest("[data-back]")) { history.back(); return; }
     const target = event.target.closest("button[id], [id][data-click]");
@@ -438,6 +516,10 @@
   });
   document.addEventListener("change", (event) => {
     const field = event.target;
+    if (field.type === "file" && field.dataset.upload !== undefined) {
+      offerFiles(field, field.files);
+      return;
+    }
     if (!isField(field) || !isCheckbox(field)) return;
     seqs[field.id] = (seqs[field.id] || 0) + 1;
     send(checkMessage(field));

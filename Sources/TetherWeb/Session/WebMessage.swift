@@ -1,4 +1,5 @@
 import Foundation
+import TetherFlow
 
 /// A page's message as JSON, before it is checked.
 private struct ClientWire: Decodable {
@@ -20,6 +21,15 @@ private struct ClientWire: Decodable {
   var g: Int?
   /// A client hook's event name.
   var event: String?
+  /// The files an upload offers.
+  var files: [WireFile]?
+}
+
+/// A file an upload offers, as the page describes it.
+private struct WireFile: Decodable {
+  var name: String
+  var size: Int
+  var type: String?
 }
 
 /// A page's message as a session takes it: the gesture's number, and what the message means.
@@ -100,6 +110,22 @@ public enum ClientMessage: Equatable, Sendable {
   /// (`pushEvent` in the hook's script). Only an event the element's markup declares
   /// (`onHookEvent`) is taken; any other is refused.
   case hook(id: String, event: String, value: String)
+  /// The person chose or dropped `files` on the file input `id` (``fileInput(_:label:_:)``).
+  /// The session checks them against the upload's rules and answers each with a reference
+  /// to send its bytes under, or a refusal.
+  case upload(id: String, files: [FileOffer])
+
+  /// The most files one upload message offers.
+  public static let maximumFilesOffered = 32
+
+  /// The most bytes of a file one upload chunk (a binary message: the file's reference in 4
+  /// bytes, big-endian, then its bytes) carries: with the reference, a frame of 16 KiB, the
+  /// largest Hummingbird's WebSocket route reads by default.
+  public static let maximumUploadChunkSize = 16_380
+
+  /// The most bytes of a file a page sends ahead of the session's acknowledgement
+  /// (``UploadSignal/received(reference:bytes:)``): 32 chunks, about 512 KB.
+  public static let uploadWindow = 32 * maximumUploadChunkSize
 
   /// The longest name a hook event may have, in bytes.
   public static let maximumEventNameSize = 64
@@ -182,6 +208,22 @@ public enum ClientMessage: Equatable, Sendable {
         throw .malformed("a hook event needs a name of 1 to \(Self.maximumEventNameSize) bytes")
       }
       self = .hook(id: id, event: event, value: wire.value ?? "")
+    case "upload":
+      let id = try Self.id(wire)
+      guard let files = wire.files, (1...Self.maximumFilesOffered).contains(files.count) else {
+        throw .malformed("an upload offers 1 to \(Self.maximumFilesOffered) files")
+      }
+      var offers: [FileOffer] = []
+      for file in files {
+        guard (0...FileOffer.maximumSize).contains(file.size) else {
+          throw .malformed("a file's size must be from 0 to \(FileOffer.maximumSize)")
+        }
+        guard (1...255).contains(file.name.utf8.count), (file.type ?? "").utf8.count <= 127 else {
+          throw .malformed("a file needs a name of 1 to 255 bytes and a type of at most 127")
+        }
+        offers.append(FileOffer(name: file.name, size: file.size, type: file.type ?? ""))
+      }
+      self = .upload(id: id, files: offers)
     default:
       throw .unknownType(String(wire.type.prefix(40)))
     }
@@ -229,6 +271,11 @@ public enum ClientMessage: Equatable, Sendable {
     case .doubleClick(let id): Self.json(type: "dblclick", id: id)
     case .hook(let id, let event, let value):
       "{\"type\":\"hook\",\"id\":\(quote(id, escapingLessThan: false)),\"event\":\(quote(event, escapingLessThan: false)),\"value\":\(quote(value, escapingLessThan: false))}"
+    case .upload(let id, let files):
+      "{\"type\":\"upload\",\"id\":\(quote(id, escapingLessThan: false)),\"files\":["
+        + files.map { file in
+          "{\"name\":\(quote(file.name, escapingLessThan: false)),\"size\":\(file.size),\"type\":\(quote(file.type, escapingLessThan: false))}"
+        }.joined(separator: ",") + "]}"
     }
   }
 }
@@ -284,6 +331,9 @@ public struct ServerMessage: Equatable, Sendable {
   public var focus: String?
   /// A new resume token, when the state it carries changed (``WebResumeSigner``).
   public var resume: String?
+  /// What the page's uploads are told: where to send the files it offered, how many bytes
+  /// arrived, which to stop sending.
+  public var uploads: [UploadSignal] = []
   /// The number of the newest gesture whose effects are kept (``ClientEnvelope``): the page
   /// forgets it and every earlier one.
   public var acknowledged: Int?
@@ -324,6 +374,7 @@ public struct ServerMessage: Equatable, Sendable {
     if let focus { parts.append("\"f\":\(quote(focus))") }
     if let resume { parts.append("\"r\":\(quote(resume))") }
     if let acknowledged { parts.append("\"k\":\(acknowledged)") }
+    if !uploads.isEmpty { parts.append("\"u\":[\(uploads.map(\.json).joined(separator: ","))]") }
     return "{\(parts.joined(separator: ","))}"
   }
 
@@ -349,6 +400,27 @@ public struct ServerMessage: Equatable, Sendable {
     // A limit of 0 is none.
     case .stream(let parent, let html, let atStart, let limit):
       "[\"s\",\(quote(parent)),\(quote(html)),\(atStart ? 1 : 0),\(limit ?? 0)]"
+    }
+  }
+}
+
+/// What a session tells the page about its uploads (``ServerMessage/uploads``).
+public enum UploadSignal: Equatable, Sendable {
+  /// The files the page offered on the input `id`, in order: each one's reference to send its
+  /// bytes under, or 0 for one refused.
+  case offered(id: String, references: [UInt32])
+  /// `bytes` of the file `reference` have arrived, all told: the page may send more.
+  case received(reference: UInt32, bytes: Int)
+  /// Send nothing more of the file `reference` (cancelled, failed or finished).
+  case stop(reference: UInt32)
+
+  /// `["o", id, [reference, …]]`, `["a", reference, bytes]` or `["x", reference]`.
+  var json: String {
+    switch self {
+    case .offered(let id, let references):
+      "[\"o\",\(quote(id)),[\(references.map(String.init).joined(separator: ","))]]"
+    case .received(let reference, let bytes): "[\"a\",\(reference),\(bytes)]"
+    case .stop(let reference): "[\"x\",\(reference)]"
     }
   }
 }

@@ -28,6 +28,12 @@ extension WebSession {
           .undeclaredHookEvent(id: String(id.prefix(80)), event: String(event.prefix(64))))
       }
       handler(value)
+    case .upload(let id, let files):
+      if let refusal = refusalBehindModal(id) { return refusal }
+      guard let upload = context.uploadHandler(for: id) else {
+        return refuse(.noHandler(id: String(id.prefix(80))))
+      }
+      uploads.offer(files, on: id, to: upload)
     case .input(let id, _, _), .check(let id, _, _, _), .submit(let id), .cancel(let id),
       .focus(let id), .blur(let id):
       if let refusal = refusalBehindModal(id) { return refusal }

@@ -51,6 +51,10 @@ public final class WebSession {
   /// Set by ``holdMessagesUntilAppeared(timeout:)``: the next message waits for the screens'
   /// first loads.
   private var appearanceHold: Duration?
+  /// The files the page is sending (``fileInput(_:label:_:)``).
+  let uploads = WebSessionUploads()
+  /// Where the socket's reader writes the page's upload chunks, off the main actor.
+  package var uploadReceiver: WebUploadReceiver { uploads.receiver }
 
   /// Creates a session over `stack`.
   ///
@@ -104,6 +108,7 @@ public final class WebSession {
       self?.componentChanged(component, from: old)
     }
     markupStore.onStreamChange = { [weak self] full in self?.streamsChanged(full: full) }
+    uploads.onSignals = { [weak self] in self?.uploadSignalsWaiting() }
     renderToken = observe { [weak self] in self?.renderAndSend() }
   }
 
@@ -230,6 +235,7 @@ public final class WebSession {
   /// Stops sending; the page's next connection resumes the session.
   public func detach() {
     send = nil
+    uploads.socketEnded()
   }
 
   /// Whether a page is connected.
@@ -242,6 +248,7 @@ public final class WebSession {
     gestures.cancel()
     send = nil
     markupStore.cancelAll()
+    uploads.close()
     context = WebRenderContext()  // the last render's handlers, and the calls they hold
     presenter.release()
   }
@@ -359,6 +366,22 @@ public final class WebSession {
 
   private var streamFlushScheduled = false
 
+  /// An upload's signals wait (progress acknowledged, a file stopped): they go out on the main
+  /// actor's next turn with whatever render is due, or with the message a gesture is making.
+  private func uploadSignalsWaiting() {
+    guard send != nil, !batching, !uploads.sendScheduled else { return }
+    uploads.sendScheduled = true
+    Task { @MainActor [weak self] in
+      guard let self else { return }
+      uploads.sendScheduled = false
+      if let renderToken, renderToken.needsRun {
+        renderToken.runNow()
+      } else {
+        sendUpdate([], redrawn: false)
+      }
+    }
+  }
+
   private func flushStreams() {
     streamFlushScheduled = false
     guard send != nil, page.tree != nil else { return }
@@ -456,9 +479,11 @@ public final class WebSession {
     if let acknowledged = gestures.acknowledgementDue() {
       message.acknowledged = acknowledged
     }
+    message.uploads = uploads.takeSignals()
     guard
       !message.patches.isEmpty || message.path != nil || message.title != nil
         || message.resume != nil || message.focus != nil || message.acknowledged != nil
+        || !message.uploads.isEmpty
     else { return }
     send(message.json)
   }

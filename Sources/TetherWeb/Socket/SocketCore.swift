@@ -11,6 +11,9 @@
 ///   A breach is closed with 1002.
 /// - **Text**: a message is valid UTF-8, checked across its fragments (1007), and no larger
 ///   than ``Limits/maximumMessageSize`` (1009).
+/// - **Binary**: a binary message is an upload's chunk (``WebUploadReceiver``), no larger than
+///   ``Limits/maximumChunkSize`` (1009), taken only once the hello is checked; the receiver
+///   refuses one of no file, and the driver charges it.
 /// - **Closing**: a close's code is one a peer may send and its reason is UTF-8 (else 1002 or
 ///   1007); a close is answered once, and the connection ends when the handshake is done or
 ///   its deadline passes, whichever side began it.
@@ -71,8 +74,10 @@ package struct SocketCore: Sendable {
 
   /// What a socket may cost, and how long each of its waits may last.
   package struct Limits: Sendable {
-    /// The largest message (all its fragments) a page may send.
+    /// The largest text message (all its fragments) a page may send.
     package var maximumMessageSize: Int
+    /// The largest binary message (an upload's chunk, all its fragments) a page may send.
+    package var maximumChunkSize: Int
     /// The most fragments one message may come in.
     package var maximumFragments: Int
     /// How long a socket has to send its hello.
@@ -89,12 +94,14 @@ package struct SocketCore: Sendable {
     package var budget: Budget
 
     package init(
-      maximumMessageSize: Int = 4_096, maximumFragments: Int = 64,
+      maximumMessageSize: Int = 4_096,
+      maximumChunkSize: Int = 4 + WebUploadReceiver.maximumChunkSize, maximumFragments: Int = 64,
       helloTimeout: Duration = .seconds(5), pingInterval: Duration = .seconds(30),
       closeFlushTimeout: Duration = .seconds(15), closeAnswerTimeout: Duration = .seconds(3),
       budget: Budget = Budget()
     ) {
       self.maximumMessageSize = maximumMessageSize
+      self.maximumChunkSize = maximumChunkSize
       self.maximumFragments = maximumFragments
       self.helloTimeout = helloTimeout
       self.pingInterval = pingInterval
@@ -145,6 +152,8 @@ package struct SocketCore: Sendable {
     case checkHello(String)
     /// Hand a message to the session (its inbox).
     case deliver(String)
+    /// Hand an upload's chunk (a binary message) to the session's receiver.
+    case deliverChunk([UInt8])
     /// Write a pong with this payload (the connection takes writes).
     case writePong([UInt8])
     /// Write an empty ping.
@@ -249,7 +258,8 @@ package struct SocketCore: Sendable {
   private mutating func receivedData(
     _ frame: Frame, text: Bool, at now: ContinuousClock.Instant
   ) -> [Action] {
-    guard fragments.count + frame.payload.count <= limits.maximumMessageSize else {
+    let limit = text ? limits.maximumMessageSize : limits.maximumChunkSize
+    guard fragments.count + frame.payload.count <= limit else {
       return failed(CloseCode.tooLarge, "message too large", at: now)
     }
     if !frame.fin {
@@ -274,11 +284,18 @@ package struct SocketCore: Sendable {
       payload = frame.payload
     }
     guard text else {
-      // The page's messages are text: a binary one is waste, and no hello.
-      if phase == .waitingForHello {
+      // A binary message is an upload's chunk: no hello, and nothing before the hello is
+      // checked.
+      switch phase {
+      case .waitingForHello:
         return close(code: CloseCode.noProof, reason: "no proof of the session", at: now)
+      case .checking:
+        return charge(bytes: payload.count, at: now)
+      case .open:
+        return [.deliverChunk(payload)]
+      case .closing, .closed:
+        return []
       }
-      return charge(bytes: payload.count, at: now)
     }
     guard let message = String(validating: payload, as: UTF8.self) else {
       return failed(CloseCode.invalidData, "text that is not UTF-8", at: now)

@@ -188,10 +188,27 @@ public final class WebRenderContext {
     return streamRow(containing: id)?.hookHandler(for: id, event: event)
   }
 
+  private(set) var uploadHandlers: [String: FileUpload] = [:]
+  /// Takes the files a person chooses or drops on the file input `id` into `upload`.
+  ///
+  /// - Parameters:
+  ///   - id: The file input.
+  ///   - upload: The view model's upload.
+  public func onUpload(_ id: String, _ upload: FileUpload) {
+    uploadHandlers[id] = upload
+  }
+
+  /// The upload the file input `id` feeds in this render, if any.
+  public func uploadHandler(for id: String) -> FileUpload? {
+    if let upload = uploadHandlers[id] { return upload }
+    for context in adopted { if let upload = context.uploadHandler(for: id) { return upload } }
+    return streamRow(containing: id)?.uploadHandler(for: id)
+  }
+
   /// Whether anything registered a handler here or in what this adopted.
   var hasHandlers: Bool {
     !clickHandlers.isEmpty || !fieldHandlers.isEmpty || !doubleClickHandlers.isEmpty
-      || !hookHandlers.isEmpty || adopted.contains { $0.hasHandlers }
+      || !hookHandlers.isEmpty || !uploadHandlers.isEmpty || adopted.contains { $0.hasHandlers }
   }
 
   /// The handlers registered in this render for the field `id`, if any.
@@ -273,6 +290,7 @@ public final class WebRenderContext {
     fieldHandlers.removeAll(keepingCapacity: true)
     doubleClickHandlers.removeAll(keepingCapacity: true)
     hookHandlers.removeAll(keepingCapacity: true)
+    uploadHandlers.removeAll()
     streams.removeAll()
     adopted.removeAll(keepingCapacity: true)
     ownSelectables.removeAll()

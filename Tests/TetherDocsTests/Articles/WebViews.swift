@@ -247,6 +247,20 @@ enum WebViewsArticle {
     }
   }
 
+  // Uploads.
+  @MainActor final class AlbumModel {
+    let photos = FileUpload(
+      rules: FileUploadRules(accept: ["image/png", "image/jpeg"], maximumCount: 3))
+  }
+
+  @MainActor struct AlbumScreen: WebScreen {
+    let model: AlbumModel
+
+    var body: Markup<Never> {
+      fileInput(model.photos, label: "Add photos")
+    }
+  }
+
   @MainActor @Suite struct Checks {
     @Test func theHooksEventReachesTheViewModel() async throws {
       let flow = ShareFlow()

@@ -216,6 +216,17 @@ enum TetherFlowDocComments {
     selection.handle(.activate)  // `onActivate(1)`
   }
 
+  // Sources/TetherFlow/FileUpload.swift
+  @MainActor static func uploading() -> ObservationToken {
+    let photos = FileUpload(
+      rules: FileUploadRules(accept: ["image/jpeg", "image/png"], maximumFileSize: 5_000_000))
+    let arrivals = photos.completed.observe { entry in
+      // Read or move `entry.file`, then let the entry go.
+      photos.remove(entry.id)
+    }
+    return arrivals
+  }
+
   // Sources/TetherFlow/TabSelection.swift
   enum Style: CaseIterable {
     case viewModel, bindings

@@ -175,6 +175,17 @@ enum TetherWebDocComments {
     }
   }
 
+  // Sources/TetherWeb/Markup/FileInputControl.swift
+  @MainActor final class AlbumModel {
+    let photos = FileUpload(rules: FileUploadRules(accept: ["image/*"], maximumCount: 5))
+  }
+  @MainActor struct AlbumPage: WebScreen {
+    let model: AlbumModel
+    var body: Markup<Never> {
+      fileInput(model.photos, label: "Add photos")
+    }
+  }
+
   // Sources/TetherWeb/Markup/WebHook.swift
   @MainActor final class CopyingModel {
     @Output private(set) var listText = ""
