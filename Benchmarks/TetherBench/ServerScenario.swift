@@ -40,6 +40,8 @@ enum ServedKind: String {
   /// SwiftNIO alone, answering each message after a hop to the main actor and back: the floor
   /// under any server whose sessions live on the main actor.
   case nioHop = "nio-hop"
+  /// A page with a file input taking one file of up to 64 MB (W10, UploadScenario.swift).
+  case upload
 }
 
 // MARK: - The child: servers
@@ -139,6 +141,10 @@ func serve(_ kind: ServedKind) async throws -> Never {
       onServerRunning: { channel in await announce(channel.localAddress?.port ?? 0) },
       logger: logger)
     try await app.runService(gracefulShutdownSignals: [])
+  case .upload:
+    try await TetherWebServer.run(
+      benchUploadApp, port: 0, capacity: 10, limits: WebConnectionLimits(messageRate: nil),
+      logger: logger, onRunning: announce, routes: heapRoute)
   case .nio, .nioHop:
     try await serveBareNIO(hop: kind == .nioHop) { port in
       Task { await announce(port) }
@@ -219,7 +225,7 @@ final class ChildServer {
 }
 
 /// The value of attribute `name` in the first `<tag` of `html` that has one.
-private func firstAttribute(_ name: String, ofTag tag: String, in html: String) -> String? {
+func firstAttribute(_ name: String, ofTag tag: String, in html: String) -> String? {
   var rest = html[...]
   while let open = rest.range(of: "<\(tag)") {
     let element = rest[open.upperBound...].prefix { $0 != ">" }
@@ -509,7 +515,7 @@ private func growthPerConnection<Held>(
 }
 
 /// Whether the child's CPU and memory can be read (Linux's /proc); says so when not.
-private func procIsReadable(_ scenario: String) -> Bool {
+func procIsReadable(_ scenario: String) -> Bool {
   #if os(Linux)
     return true
   #else

@@ -36,7 +36,7 @@ while let argument = arguments.popFirst() {
     guard let name = arguments.popFirst(), let kind = ServedKind(rawValue: name) else {
       FileHandle.standardError.write(
         Data(
-          "error: --serve needs counter, counter-scale, showcase, hummingbird, nio or nio-hop\n"
+          "error: --serve needs counter, counter-scale, showcase, hummingbird, nio, nio-hop or upload\n"
             .utf8))
       exit(2)
     }
@@ -51,7 +51,7 @@ while let argument = arguments.popFirst() {
       """
       usage: tether-bench [--json PATH] [--filter S1,S2,...] [--quick] [--iterations N]
         --json PATH    also write the results as JSON to PATH
-        --filter LIST  run only these scenarios (S1 to S10, W1 to W9)
+        --filter LIST  run only these scenarios (S1 to S10, W1 to W10)
         --quick        3 repetitions of 50 ms instead of 5 of 200 ms (smoke test, not figures)
         --iterations N exactly N operations per repetition, no calibration: fixed work for
                        `valgrind --tool=callgrind` instruction counts
@@ -113,6 +113,7 @@ if wants("W8") { await runW8(bench) }
 if wants("W9") {
   await runW9(bench, counts: quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 300_000])
 }
+if wants("W10") { await runW10(bench, bytes: quick ? 5_000_000 : 50_000_000) }
 print("\nchecksum \(bench.checksum)")
 if let jsonPath {
   do {

@@ -155,6 +155,22 @@ public final class FileUpload {
     return added
   }
 
+  /// A file that could not even be offered — a path with no file at it, a folder, a file that
+  /// cannot be read — added as an entry refused with `refusal`.
+  ///
+  /// - Parameters:
+  ///   - name: The file's name, as the person gave it.
+  ///   - refusal: Why it is refused.
+  /// - Returns: The entry.
+  @discardableResult
+  public func refuse(name: String, _ refusal: FileUploadRefusal) -> Entry {
+    let entry = Entry(
+      id: nextID, name: name, size: 0, type: "", received: 0, state: .refused(refusal))
+    nextID += 1
+    entries.append(entry)
+    return entry
+  }
+
   /// `bytes` of the entry `id` have arrived so far.
   ///
   /// - Parameters:
@@ -293,6 +309,8 @@ public enum FileUploadRefusal: Equatable, Sendable, CustomStringConvertible {
   case tooMany(limit: Int)
   /// It is empty.
   case empty
+  /// It could not be read: the sentence says why ("No file at photo.png.").
+  case unreadable(String)
 
   /// A sentence for the person.
   public var description: String {
@@ -302,6 +320,7 @@ public enum FileUploadRefusal: Equatable, Sendable, CustomStringConvertible {
     case .tooLarge(_, let limit): "Larger than \(Self.size(limit)), the most accepted."
     case .tooMany(let limit): limit == 1 ? "Only one file at a time." : "At most \(limit) files."
     case .empty: "The file is empty."
+    case .unreadable(let reason): reason
     }
   }
 

@@ -75,4 +75,29 @@ private final class Receiver: FileUploadTransport {
         .receiving, .receiving, .receiving, .refused(.tooMany(limit: 3)),
       ])
   }
+
+  @Test func aTerminalsPathIsTakenOnEnterAndTheEntriesAreOneLine() throws {
+    let added = PhotoUploadViewModel()
+    let receiver = Receiver()
+    #expect(added.entryLines.value == nil && added.addedLine.value == nil)
+    added.addRequested()
+    #expect(added.isTypingPath)
+    added.pathText.value = "~/cat.png"
+    #expect(added.pathEntered() == "~/cat.png")
+    #expect(added.pathText.value == "" && !added.isTypingPath)
+    added.addRequested()
+    added.pathText.value = "half typed"
+    added.pathCancelled()
+    #expect(added.pathText.value == "" && !added.isTypingPath)
+
+    let entries = added.files.offer(
+      [
+        FileOffer(name: "a.png", size: 1_000, type: "image/png"),
+        FileOffer(name: "b.txt", size: 10, type: "text/plain"),
+      ], via: receiver)
+    added.files.received(entries[0].id, bytes: 450)
+    #expect(added.entryLines.value == "a.png 45% · b.txt: text/plain files are not accepted.")
+    _ = try arrive(Self.png, name: "c.png", type: "image/png", in: added, via: receiver)
+    #expect(added.addedLine.value == "Added: c.png")
+  }
 }

@@ -35,6 +35,20 @@ public final class PhotoUploadViewModel {
   @Output public private(set) var problem: String?
   /// What the input says it takes.
   public let inputLabel = "Add a photo (JPEG, PNG, GIF or WebP, up to 2 MB)"
+  /// A terminal's path to a photo, as typed.
+  public let pathText = MutableProperty("")
+  /// Whether a terminal's path field has the keys (`a` gives it; Enter or Escape ends it).
+  @Output public private(set) var isTypingPath = false
+  /// The files offered, on one line: each one's name and progress, or why it was refused or
+  /// failed; `nil` while there are none.
+  public private(set) lazy var entryLines: Property<String?> = files.$entries.map { entries in
+    entries.isEmpty
+      ? nil : entries.map(PhotoUploadViewModel.line).joined(separator: " · ")
+  }
+  /// The photos added, on one line: "Added: a.png, b.png"; `nil` while there are none.
+  public private(set) lazy var addedLine: Property<String?> = $photos.map { photos in
+    photos.isEmpty ? nil : "Added: " + photos.map(\.name).joined(separator: ", ")
+  }
 
   private var nextID = 1
   private var token: ObservationToken?
@@ -42,6 +56,37 @@ public final class PhotoUploadViewModel {
   /// Creates an empty set of added photos.
   public init() {
     token = files.completed.observe { [weak self] entry in self?.arrived(entry) }
+  }
+
+  /// `a` in a terminal: the path field takes the keys.
+  public func addRequested() {
+    if !isTypingPath { isTypingPath = true }
+  }
+
+  /// Enter in the path field: the path to offer, and the field is cleared and let go.
+  ///
+  /// - Returns: The path as typed.
+  public func pathEntered() -> String {
+    let path = pathText.value
+    pathText.value = ""
+    isTypingPath = false
+    return path
+  }
+
+  /// Escape in the path field: nothing is offered.
+  public func pathCancelled() {
+    pathText.value = ""
+    isTypingPath = false
+  }
+
+  private nonisolated static func line(_ entry: FileUpload.Entry) -> String {
+    switch entry.state {
+    case .receiving: "\(entry.name) \(entry.percent)%"
+    case .finished: "\(entry.name) received"
+    case .refused(let refusal): "\(entry.name): \(refusal)"
+    case .failed(let reason): "\(entry.name): \(reason)"
+    case .cancelled: "\(entry.name): cancelled"
+    }
   }
 
   private func arrived(_ entry: FileUpload.Entry) {

@@ -1,4 +1,5 @@
 import Tether
+import TetherFlow
 import TetherTerminal
 
 // The compiled companion of the Swift blocks in the doc comments of `Sources/TetherTerminal`
@@ -17,5 +18,19 @@ enum TetherTerminalDocComments {
         onSubmit: { viewModel.addRequested() }),
       Checkbox("Remember me", isOn: viewModel.remembers),
     ]
+  }
+
+  // Sources/TetherTerminal/Input/TerminalFileReader.swift
+  @MainActor final class AddPhotoModel {
+    let pathText = MutableProperty("")
+    let files = FileUpload()
+  }
+
+  @MainActor static func pathField(model: AddPhotoModel) -> TextField {
+    let reader = TerminalFileReader()
+    let field = TextField(
+      model.pathText, placeholder: "Path to a photo",
+      onSubmit: { reader.offer(path: model.pathText.value, to: model.files) })
+    return field
   }
 }
