@@ -180,3 +180,41 @@ final class LogFlow: FlowController {
     #expect(order.count == 198)
   }
 }
+
+/// A stream drawn inside content that is cached and not rebuilt (its key unchanged) is still
+/// on the page: its changes are sent.
+@MainActor
+struct CachedLogScreen: WebScreen {
+  let model: LogModel
+  init(_ model: LogModel) { self.model = model }
+
+  var body: Markup<Never> {
+    section {
+      h2 { model.title }
+      Cached("log") {
+        stream(model.lines, .class("log")) { line in
+          span(.class("text")) { line.text }
+        }
+      }
+    }
+  }
+}
+
+@MainActor
+@Suite struct CachedStreamTests {
+  @Test func aStreamInCachedContentThatIsNotRebuiltSendsItsChanges() async throws {
+    let flow = LogFlow(limit: nil)
+    let app = WebApp(title: "Log", rootFlow: { flow }) { CachedLogScreen($0.destination) }
+    let page = try await WebTestPage(app: app, path: "/")
+    defer { page.close() }
+    flow.model.lines.insert(LogLine(id: 1, text: "one"))
+    try await page.waitUntil("the first line") { try page.texts("ul.log li .text") == ["one"] }
+    // The page renders again; the cached content is reused as it was, not built again.
+    flow.model.title = "Server log"
+    try await page.waitUntil("the new title") { try page.text("h2") == "Server log" }
+    flow.model.lines.insert(LogLine(id: 2, text: "two"))
+    try await page.waitUntil("the second line") {
+      try page.texts("ul.log li .text") == ["one", "two"]
+    }
+  }
+}

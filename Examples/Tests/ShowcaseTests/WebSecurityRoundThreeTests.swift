@@ -122,7 +122,9 @@ extension EndToEnd {
 
     // MARK: Finding 2: frames that are not gestures were never metered
 
-    @Test(arguments: ["ping", "pong", "text", "binary", "ping before the hello"])
+    @Test(arguments: [
+      "ping", "pong", "text", "binary", "upload chunks of no file", "ping before the hello",
+    ])
     func aFloodOfFramesThatAreNotMessagesIsClosed(kind: String) async throws {
       let showcase = try await WebShowcase()
       defer { showcase.process.terminate() }
@@ -143,6 +145,9 @@ extension EndToEnd {
           case "pong": try socket.sendFrame(opcode: 0xA)
           case "text": try socket.sendText("x")
           case "binary": try socket.sendFrame(opcode: 0x2, [1, 2, 3])
+          // Whole chunks (a reference, then 16,380 bytes) for a file the session never took.
+          case "upload chunks of no file":
+            try socket.sendFrame(opcode: 0x2, [0, 0, 0, 9] + [UInt8](repeating: 1, count: 16_380))
           default: try socket.sendFrame(opcode: 0x9)
           }
           sent += 1

@@ -203,6 +203,7 @@ private struct MarkupRenderer<Action> {
         return
       }
       let registered = WebRenderContext(store: context.store)
+      let streamsBefore = context.store.drawnStreamCount
       var renderer = MarkupRenderer(
         context: registered, dispatch: dispatch, caches: caches + [name])
       var rendered: [HTMLNode] = []
@@ -223,7 +224,8 @@ private struct MarkupRenderer<Action> {
         _ = reads
       #endif
       context.adopt(registered)
-      context.store.keep(name, key: key, nodes: rendered, registered: registered)
+      context.store.keep(
+        name, key: key, nodes: rendered, registered: registered, streamsFrom: streamsBefore)
       output.append(contentsOf: rendered)
     }
   }

@@ -72,6 +72,8 @@ final class MarkupStore {
   struct Kept {
     var nodes: [HTMLNode]
     var registered: WebRenderContext
+    /// The streams drawn in it: drawn again whenever the content is reused.
+    var streams: [any StreamPatches] = []
   }
 
   /// The content named `name` as rendered for `key`, if it was.
@@ -81,12 +83,20 @@ final class MarkupStore {
     cache[name] = entry
     for id in cachedFields[name] ?? [] { fields[id]?.generation = generation }
     for id in cachedComponents[name] ?? [] { components[id]?.generation = generation }
+    for stream in entry.kept.streams { drew(stream) }
     return entry.kept
   }
 
-  /// Keeps the content named `name`, rendered for `key`.
-  func keep(_ name: String, key: AnyHashable, nodes: [HTMLNode], registered: WebRenderContext) {
-    cache[name] = (key, Kept(nodes: nodes, registered: registered), generation)
+  /// Keeps the content named `name`, rendered for `key`, with the streams drawn since the
+  /// ``drawnStreamCount`` its render began at.
+  func keep(
+    _ name: String, key: AnyHashable, nodes: [HTMLNode], registered: WebRenderContext,
+    streamsFrom start: Int
+  ) {
+    let streams = Array(drawnStreams[min(start, drawnStreams.count)...])
+    cache[name] = (
+      key, Kept(nodes: nodes, registered: registered, streams: streams), generation
+    )
     let ids = registered.fieldIDs
     cachedFields[name] = ids.isEmpty ? nil : ids
     let names = registered.componentNames
@@ -126,6 +136,9 @@ final class MarkupStore {
   /// Told when a stream has changes to send: `true` when its buffer is full and they should
   /// go now.
   var onStreamChange: ((Bool) -> Void)?
+
+  /// How many streams this render has drawn so far.
+  var drawnStreamCount: Int { drawnStreams.count }
 
   /// The stream `state` is drawn in this render.
   func drew(_ state: any StreamPatches) {
