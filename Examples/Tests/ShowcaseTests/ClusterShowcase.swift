@@ -90,6 +90,21 @@ final class ClusterShowcase: Sendable {
   /// Each node's port and newest pid, by node number.
   var nodes: [Int: (port: Int, pid: Int32)] { ClusterAnnouncement.nodes(in: output) }
 
+  /// Each node's connected sockets, by node number, once two readings 200 ms apart agree.
+  func connectedByNode() async throws -> [Int: Int] {
+    var previous: [Int: Int] = [:]
+    for _ in 0..<50 {
+      var now: [Int: Int] = [:]
+      for (number, node) in nodes {
+        now[number] = (try? await WebServerStats.read(port: node.port))?.connected ?? -1
+      }
+      if now == previous, !now.values.contains(-1) { return now }
+      previous = now
+      try await Task.sleep(for: .milliseconds(200))
+    }
+    throw ClusterTestError(description: "the nodes' stats never settled: \(previous)")
+  }
+
   /// Sends SIGTERM and waits; the exit status, or `nil` if it took over 10 s.
   func stop() async -> Int32? {
     process.terminate()

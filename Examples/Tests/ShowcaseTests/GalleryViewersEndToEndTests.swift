@@ -89,7 +89,7 @@ extension EndToEnd {
         for _ in 0..<12 where secondNode == nil {
           try await second.open(url)
           try await second.waitUntil("the photo") { try await second.count("#screen h2") == 1 }
-          let connected = try await Self.connected(in: cluster)
+          let connected = try await cluster.connectedByNode()
           if connected.values.reduce(0, +) == 2, connected[firstNode] == 1 {
             secondNode = connected.first { $0.key != firstNode && $0.value == 1 }?.key
           }
@@ -127,24 +127,9 @@ extension EndToEnd {
       #expect(await cluster.stop() == 0, "showcase-cluster exits 0 on SIGTERM")
     }
 
-    /// Each node's connected pages, once two reads agree.
-    private static func connected(in cluster: ClusterShowcase) async throws -> [Int: Int] {
-      var previous: [Int: Int] = [:]
-      for _ in 0..<50 {
-        var now: [Int: Int] = [:]
-        for (number, node) in cluster.nodes {
-          now[number] = (try? await WebServerStats.read(port: node.port))?.connected ?? -1
-        }
-        if now == previous, !now.values.contains(-1) { return now }
-        previous = now
-        try await Task.sleep(for: .milliseconds(200))
-      }
-      throw ClusterTestError(description: "the nodes' stats never settled: \(previous)")
-    }
-
     /// The one node with `count` connected pages.
     private static func nodeServing(count: Int, in cluster: ClusterShowcase) async throws -> Int {
-      let connected = try await connected(in: cluster)
+      let connected = try await cluster.connectedByNode()
       guard let node = connected.first(where: { $0.value == count })?.key,
         connected.values.reduce(0, +) == count
       else { throw ClusterTestError(description: "no one node serving: \(connected)") }

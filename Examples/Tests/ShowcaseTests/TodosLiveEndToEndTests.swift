@@ -173,27 +173,12 @@ extension EndToEnd {
         percentile(values, 50), percentile(values, 99), values.max() ?? 0)
     }
 
-    /// Each node's connected sockets, by node number, once two readings 200 ms apart agree.
-    private func connectedByNode(_ cluster: ClusterShowcase) async throws -> [Int: Int] {
-      var previous: [Int: Int] = [:]
-      for _ in 0..<50 {
-        var now: [Int: Int] = [:]
-        for (number, node) in cluster.nodes {
-          now[number] = (try? await WebServerStats.read(port: node.port))?.connected ?? -1
-        }
-        if now == previous, !now.values.contains(-1) { return now }
-        previous = now
-        try await Task.sleep(for: .milliseconds(200))
-      }
-      throw ClusterTestError(description: "the nodes' stats never settled: \(previous)")
-    }
-
     /// Reloads `tab` until the cluster's two sockets are on one node (`together`) or on two.
     private func place(
       _ tab: Tab, together: Bool, url: String, list: [Item], cluster: ClusterShowcase
     ) async throws -> [Int: Int] {
       for _ in 0..<12 {
-        let connected = try await connectedByNode(cluster)
+        let connected = try await cluster.connectedByNode()
         if connected.values.reduce(0, +) == 2,
           together ? connected.values.contains(2) : connected.values.filter({ $0 == 1 }).count == 2
         {
