@@ -36,7 +36,7 @@ public struct TestFile: Sendable, Equatable {
 }
 
 extension WebTestPage {
-  /// Chooses `files` on the file input matching `selector` (a ``fileInput(_:label:_:)``'s
+  /// Chooses `files` on the file input matching `selector` (a `fileInput(_:label:_:)`'s
   /// `input`, or the control holding it), as a person does, and sends each file the session
   /// takes as the page's script does: in chunks of at most 16 KiB, never more than a window
   /// ahead of what the session has acknowledged.

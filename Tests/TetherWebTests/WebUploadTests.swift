@@ -215,4 +215,40 @@ final class AlbumFlow: FlowController {
     #expect(refusal == .noHandler(id: "nowhere"))
     #expect(flow.model.photos.entries.isEmpty)
   }
+
+  /// A server killed while files arrived leaves their folder behind: the next process to
+  /// receive files deletes it.
+  @Test func theFoldersOfEndedProcessesAreDeletedAndNoOther() throws {
+    let parent = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tether-sweep-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: parent) }
+    // The highest process id Linux hands out is 4,194,304: this one is never running.
+    let folders = ["4194303", String(getpid()), "1", "notes"]
+    for name in folders {
+      let folder = parent.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data([1, 2, 3]).write(to: folder.appendingPathComponent("half.upload"))
+    }
+    WebUploadLimits.removeFoldersOfEndedProcesses(in: parent, except: getpid())
+    let left = try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted()
+    #expect(left == [String(getpid()), "1", "notes"].sorted())
+    #expect(WebUploadLimits().directory.lastPathComponent == String(getpid()))
+  }
+
+  /// An app's limits reach its sessions: a file past the session's budget fails at once.
+  @Test func anAppsByteBudgetIsItsSessions() async throws {
+    let flow = AlbumFlow()
+    var app = WebApp(title: "Album", rootFlow: { flow }) { AlbumScreen($0.destination) }
+    app.uploads = WebUploadLimits(sessionBytes: 1_000)
+    let page = try await WebTestPage(app: app, path: "/")
+    defer { page.close() }
+    let references = try await page.upload(
+      [Self.png("a.png", size: 600), Self.png("b.png", size: 600)], to: ".album",
+      sendingAtMost: 0)
+    #expect(references[0] > 0 && references[1] == 0)
+    #expect(
+      flow.model.photos.entries.map(\.state) == [
+        .receiving, .failed("The server is receiving too much from this page now."),
+      ])
+  }
 }

@@ -40,6 +40,9 @@ public struct WebApp {
   public internal(set) var hookScripts: [WebHook: String] = [:]
   /// What every page shows around its screen that the app writes itself (``chrome(_:)``).
   public var chrome = WebPageChrome.standard
+  /// Where a session's uploads (``fileInput(_:label:_:)``) are written as they arrive, and how
+  /// many bytes one session may receive at once.
+  public var uploads = WebUploadLimits()
 
   /// Builds a session for a tab: its stack, opened at a path.
   let makeSession:

@@ -319,6 +319,7 @@ public final class WebSessionRegistry {
       made.session.close()
       return .success(existing)
     }
+    made.session.uploads.limits = app.uploads
     let tracking = made.track { [weak self] objects in
       for object in objects { self?.track(object) }
     }

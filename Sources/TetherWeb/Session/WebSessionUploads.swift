@@ -7,8 +7,20 @@ import TetherFlow
 /// page in the session's next message.
 @MainActor
 final class WebSessionUploads {
-  /// Receives the chunks, off the main actor.
-  let receiver: WebUploadReceiver
+  /// The directory and the byte budget: set by the registry before the page connects.
+  var limits = WebUploadLimits()
+  /// Receives the chunks, off the main actor: made with ``limits`` when first asked for.
+  var receiver: WebUploadReceiver {
+    if let made { return made }
+    let relay = relay
+    let receiver = WebUploadReceiver(directory: limits.directory, budget: limits.sessionBytes) {
+      Task { @MainActor in relay.target?.progressArrived() }
+    }
+    made = receiver
+    return receiver
+  }
+  private var made: WebUploadReceiver?
+  private let relay = Relay()
   /// Told when signals wait for the page.
   var onSignals: () -> Void = {}
   /// Whether the session has a send of the waiting signals scheduled.
@@ -18,11 +30,7 @@ final class WebSessionUploads {
   private var bindings: [ObjectIdentifier: Binding] = [:]
   private var files: [UInt32: (binding: Binding, entry: Int)] = [:]
 
-  init(directory: URL = WebUploadReceiver.defaultDirectory, budget: Int = 64 << 20) {
-    let relay = Relay()
-    receiver = WebUploadReceiver(directory: directory, budget: budget) {
-      Task { @MainActor in relay.target?.progressArrived() }
-    }
+  init() {
     relay.target = self
   }
 
@@ -57,7 +65,8 @@ final class WebSessionUploads {
   /// The page's socket ended: what was still arriving failed (the page sends nothing of it
   /// again; a person chooses the file anew).
   func socketEnded() {
-    for reference in receiver.socketEnded() {
+    guard let made else { return }
+    for reference in made.socketEnded() {
       guard let (binding, entry) = files.removeValue(forKey: reference) else { continue }
       binding.upload?.failed(entry, reason: "The connection was lost before the file arrived.")
     }
@@ -66,7 +75,7 @@ final class WebSessionUploads {
 
   /// The session ended: every file is deleted.
   func close() {
-    receiver.close()
+    made?.close()
     files = [:]
     bindings = [:]
     signals = []
@@ -86,8 +95,9 @@ final class WebSessionUploads {
   }
 
   private func progressArrived() {
+    guard let made else { return }
     var acknowledged: [UploadSignal] = []
-    for progress in receiver.takeProgress() {
+    for progress in made.takeProgress() {
       guard let (binding, entry) = files[progress.reference] else { continue }
       if let url = progress.finished {
         files[progress.reference] = nil

@@ -1,6 +1,64 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a session's uploads are written, and how much one session may receive at once
+/// (``WebApp/uploads``).
+public struct WebUploadLimits: Sendable, Equatable {
+  /// The most bytes of files one session receives at once (the sizes offered of its files
+  /// still arriving); a file past it fails at once. 64 MB by default.
+  public var sessionBytes: Int
+  /// The folder files are written to while they arrive: a folder of this process's own
+  /// under the temporary directory by default.
+  public var directory: URL
+
+  /// Limits.
+  ///
+  /// - Parameters:
+  ///   - sessionBytes: The most bytes one session receives at once.
+  ///   - directory: Where files are written while they arrive.
+  public init(sessionBytes: Int = 64 << 20, directory: URL = WebUploadLimits.processDirectory) {
+    self.sessionBytes = max(0, sessionBytes)
+    self.directory = directory
+  }
+
+  /// `tether-uploads/<process id>` under the temporary directory. The first time a process
+  /// asks for it, the folders of processes that are no longer running are deleted with what
+  /// they hold: a server killed while files arrived leaves nothing behind for long.
+  public static var processDirectory: URL {
+    let (directory, _) = sweptOnce
+    return directory
+  }
+
+  private static let sweptOnce: (URL, Void) = {
+    let parent = FileManager.default.temporaryDirectory.appendingPathComponent("tether-uploads")
+    let own = getpid()
+    removeFoldersOfEndedProcesses(in: parent, except: own)
+    return (parent.appendingPathComponent(String(own)), ())
+  }()
+
+  /// Deletes each folder in `parent` named by the id of a process that is no longer running
+  /// (but `own`'s), with what it holds; any other folder is left alone.
+  package static func removeFoldersOfEndedProcesses(in parent: URL, except own: Int32) {
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] {
+      guard let pid = Int32(name), pid > 0, pid != own, !isRunning(pid) else { continue }
+      try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+    }
+  }
+
+  /// Whether a process with `pid` exists (one another user runs counts as running).
+  private static func isRunning(_ pid: Int32) -> Bool {
+    kill(pid, 0) == 0 || errno != ESRCH
+  }
+}
+
 /// The files one session is receiving over its page's socket, written to disk as their chunks
 /// arrive: what the socket's reader calls for each binary message, off the main actor.
 ///
@@ -82,11 +140,8 @@ package final class WebUploadReceiver: Sendable {
     self.changed = changed
   }
 
-  /// The directory the showcase and apps receive into by default: the process's temporary
-  /// directory.
-  package static var defaultDirectory: URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("tether-uploads")
-  }
+  /// The directory apps receive into by default (``WebUploadLimits/processDirectory``).
+  package static var defaultDirectory: URL { WebUploadLimits.processDirectory }
 
   /// Starts receiving a file of `size` bytes.
   ///
