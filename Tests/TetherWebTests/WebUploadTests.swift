@@ -186,6 +186,36 @@ final class AlbumFlow: FlowController {
     #expect(first != second)
   }
 
+  /// Many sessions, each within its budget, together within the process's.
+  @Test func theProcessTakesNoMoreThanItsByteBudgetAcrossSessions() throws {
+    let ledger = WebUploadReceiver.Ledger()
+    let receivers = (0..<3).map { _ in
+      WebUploadReceiver(
+        directory: WebUploadReceiver.defaultDirectory, budget: 1_000, processBudget: 1_500,
+        ledger: ledger, changed: {})
+    }
+    defer { for receiver in receivers { receiver.close() } }
+    let first = try #require(receivers[0].open(size: 1_000))
+    #expect(receivers[1].open(size: 600) == nil, "past the process's budget")
+    #expect(receivers[1].open(size: 500) != nil)
+    receivers[0].stop(first)
+    #expect(receivers[2].open(size: 1_000) != nil, "given back when a file is stopped")
+  }
+
+  /// A page that reconnects on a new socket sends nothing more of the files the old one was
+  /// sending: they fail, rather than wait for bytes that will not come.
+  @Test func aNewSocketFailsTheFilesTheOldOneWasSending() async throws {
+    let flow = AlbumFlow()
+    let page = try await page(flow)
+    defer { page.close() }
+    try await page.upload([Self.png("away.png", size: 50_000)], to: ".album", sendingAtMost: 20_000)
+    page.session.attach({ _ in }, resync: true)
+    #expect(
+      flow.model.photos.entries.first?.state
+        == .failed("The connection was lost before the file arrived."))
+    #expect(page.session.uploadReceiver.reserved == 0)
+  }
+
   @Test func anUploadMessageIsParsedWithItsBounds() throws {
     let message = ClientMessage.upload(
       id: "s1.0.file",

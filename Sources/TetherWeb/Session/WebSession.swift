@@ -223,6 +223,9 @@ public final class WebSession {
   public func attach(
     _ send: @escaping (String) -> Void, resync: Bool = false, shown: String? = nil
   ) {
+    // Files still arriving came over an earlier socket, which this one replaces: the page
+    // sends nothing more of them.
+    uploads.socketEnded()
     self.send = send
     if resync {
       page.reconnected(shown: shown)

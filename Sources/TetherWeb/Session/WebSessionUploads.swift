@@ -13,7 +13,10 @@ final class WebSessionUploads {
   var receiver: WebUploadReceiver {
     if let made { return made }
     let relay = relay
-    let receiver = WebUploadReceiver(directory: limits.directory, budget: limits.sessionBytes) {
+    let receiver = WebUploadReceiver(
+      directory: limits.directory, budget: limits.sessionBytes,
+      processBudget: limits.processBytes
+    ) {
       Task { @MainActor in relay.target?.progressArrived() }
     }
     made = receiver

@@ -15,6 +15,9 @@ public struct WebUploadLimits: Sendable, Equatable {
   /// The most bytes of files one session receives at once (the sizes offered of its files
   /// still arriving); a file past it fails at once. 64 MB by default.
   public var sessionBytes: Int
+  /// The most bytes of files the whole process receives at once, all sessions together: many
+  /// sessions each within its budget cannot fill the disk. 1 GB by default.
+  public var processBytes: Int
   /// The folder files are written to while they arrive: a folder of this process's own
   /// under the temporary directory by default.
   public var directory: URL
@@ -23,9 +26,14 @@ public struct WebUploadLimits: Sendable, Equatable {
   ///
   /// - Parameters:
   ///   - sessionBytes: The most bytes one session receives at once.
+  ///   - processBytes: The most bytes all sessions receive at once.
   ///   - directory: Where files are written while they arrive.
-  public init(sessionBytes: Int = 64 << 20, directory: URL = WebUploadLimits.processDirectory) {
+  public init(
+    sessionBytes: Int = 64 << 20, processBytes: Int = 1 << 30,
+    directory: URL = WebUploadLimits.processDirectory
+  ) {
     self.sessionBytes = max(0, sessionBytes)
+    self.processBytes = max(0, processBytes)
     self.directory = directory
   }
 
@@ -124,6 +132,9 @@ package final class WebUploadReceiver: Sendable {
   private let directory: URL
   /// The most bytes of files the session receives at once.
   package let budget: Int
+  /// The most bytes of files every session of the process receives at once.
+  private let processBudget: Int
+  private let ledger: Ledger
   /// Called, from any thread, when progress waits to be taken (``takeProgress()``); not again
   /// until it has been taken.
   private let changed: @Sendable () -> Void
@@ -133,11 +144,37 @@ package final class WebUploadReceiver: Sendable {
   /// - Parameters:
   ///   - directory: Where files are written while they arrive.
   ///   - budget: The most bytes of the files being received at once.
+  ///   - processBudget: The most bytes all the receivers sharing `ledger` take at once.
+  ///   - ledger: The bytes reserved by every receiver of the process (a test's own).
   ///   - changed: Told when progress waits to be taken.
-  package init(directory: URL, budget: Int, changed: @escaping @Sendable () -> Void) {
+  package init(
+    directory: URL, budget: Int, processBudget: Int = 1 << 30,
+    ledger: Ledger = .process, changed: @escaping @Sendable () -> Void
+  ) {
     self.directory = directory
     self.budget = max(0, budget)
+    self.processBudget = max(0, processBudget)
+    self.ledger = ledger
     self.changed = changed
+  }
+
+  /// The bytes reserved by the receivers that share it.
+  package final class Ledger: Sendable {
+    /// The process's own.
+    package static let process = Ledger()
+    private let reserved = Mutex(0)
+
+    package init() {}
+
+    /// Takes `bytes` (or gives them back, when negative); whether they fit within `limit`.
+    @discardableResult
+    func reserve(_ bytes: Int, within limit: Int) -> Bool {
+      reserved.withLock { reserved in
+        guard bytes <= 0 || bytes <= limit - reserved else { return false }
+        reserved += bytes
+        return true
+      }
+    }
   }
 
   /// The directory apps receive into by default (``WebUploadLimits/processDirectory``).
@@ -150,21 +187,24 @@ package final class WebUploadReceiver: Sendable {
   ///   cannot be created.
   package func open(size: Int) -> UInt32? {
     state.withLock { state -> UInt32? in
-      guard !state.closed, size >= 0, size <= budget - state.reserved else { return nil }
-      do {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      } catch {
+      guard !state.closed, size >= 0, size <= budget - state.reserved,
+        ledger.reserve(size, within: processBudget)
+      else { return nil }
+      let url = directory.appendingPathComponent(UUID().uuidString + ".upload")
+      guard
+        (try? FileManager.default.createDirectory(
+          at: directory, withIntermediateDirectories: true)) != nil,
+        FileManager.default.createFile(atPath: url.path, contents: nil),
+        let handle = try? FileHandle(forWritingTo: url)
+      else {
+        ledger.reserve(-size, within: .max)
         return nil
       }
-      let url = directory.appendingPathComponent(UUID().uuidString + ".upload")
-      guard FileManager.default.createFile(atPath: url.path, contents: nil),
-        let handle = try? FileHandle(forWritingTo: url)
-      else { return nil }
       let reference = state.nextReference
       state.nextReference = state.nextReference == UInt32.max ? 1 : state.nextReference + 1
       state.reserved += size
       state.files[reference] = File(url: url, handle: handle, size: size)
-      if size == 0 { Self.finish(reference, in: &state) }
+      if size == 0 { finish(reference, in: &state) }
       return reference
     }.map { reference in
       notify()
@@ -191,19 +231,19 @@ package final class WebUploadReceiver: Sendable {
         return .refused("a chunk of no file being received")
       }
       guard bytes <= file.size - file.received else {
-        Self.fail(reference, "The file sent was larger than the file chosen.", in: &state)
+        fail(reference, "The file sent was larger than the file chosen.", in: &state)
         return .refused("a chunk past its file's size")
       }
       do {
         try file.handle.write(contentsOf: chunk[4...])
       } catch {
-        Self.fail(reference, "The server could not store the file.", in: &state)
+        fail(reference, "The server could not store the file.", in: &state)
         return .dropped
       }
       file.received += bytes
       state.files[reference] = file
       if file.received == file.size {
-        Self.finish(reference, in: &state)
+        finish(reference, in: &state)
       } else {
         state.changed[reference] = Progress(
           reference: reference, received: file.received, finished: nil, failure: nil)
@@ -228,7 +268,7 @@ package final class WebUploadReceiver: Sendable {
   package func stop(_ reference: UInt32) {
     state.withLock { state in
       guard let file = state.files.removeValue(forKey: reference) else { return }
-      Self.discard(file, in: &state)
+      discard(file, in: &state)
       state.changed[reference] = nil
       // A page that cancels and cancels again keeps a few windows' grace, not one per file
       // it ever sent.
@@ -255,7 +295,7 @@ package final class WebUploadReceiver: Sendable {
     state.withLock { state in
       let references = Array(state.files.keys).sorted()
       for reference in references {
-        if let file = state.files.removeValue(forKey: reference) { Self.discard(file, in: &state) }
+        if let file = state.files.removeValue(forKey: reference) { discard(file, in: &state) }
         state.changed[reference] = nil
       }
       state.stopped = [:]
@@ -286,25 +326,27 @@ package final class WebUploadReceiver: Sendable {
     if due { changed() }
   }
 
-  private static func finish(_ reference: UInt32, in state: inout State) {
+  private func finish(_ reference: UInt32, in state: inout State) {
     guard let file = state.files.removeValue(forKey: reference) else { return }
     try? file.handle.close()
     state.reserved -= file.size
+    ledger.reserve(-file.size, within: .max)
     state.finished.append(file.url)
     state.changed[reference] = Progress(
       reference: reference, received: file.size, finished: file.url, failure: nil)
   }
 
-  private static func fail(_ reference: UInt32, _ reason: String, in state: inout State) {
+  private func fail(_ reference: UInt32, _ reason: String, in state: inout State) {
     guard let file = state.files.removeValue(forKey: reference) else { return }
     discard(file, in: &state)
     state.changed[reference] = Progress(
       reference: reference, received: file.received, finished: nil, failure: reason)
   }
 
-  private static func discard(_ file: File, in state: inout State) {
+  private func discard(_ file: File, in state: inout State) {
     try? file.handle.close()
     try? FileManager.default.removeItem(at: file.url)
     state.reserved -= file.size
+    ledger.reserve(-file.size, within: .max)
   }
 }
