@@ -278,7 +278,7 @@ final class AlbumFlow: FlowController {
     #expect(references[0] > 0 && references[1] == 0)
     #expect(
       flow.model.photos.entries.map(\.state) == [
-        .receiving, .failed("The server is receiving too much from this page now."),
+        .receiving, .failed("The server is receiving too many files now; try again later."),
       ])
   }
 }

@@ -48,7 +48,8 @@ final class WebSessionUploads {
         continue
       }
       guard let reference = receiver.open(size: entry.size) else {
-        upload.failed(entry.id, reason: "The server is receiving too much from this page now.")
+        upload.failed(
+          entry.id, reason: "The server is receiving too many files now; try again later.")
         references.append(0)
         continue
       }
@@ -153,7 +154,8 @@ final class WebSessionUploads {
     }
   }
 
-  /// Reaches the uploads from the receiver's callback, which is made before they exist.
+  /// Reaches the uploads from the receiver's callback (called off the main actor) without
+  /// keeping them.
   @MainActor
   private final class Relay {
     weak var target: WebSessionUploads?
