@@ -135,7 +135,7 @@ final class AlbumFlow: FlowController {
     defer { page.close() }
     let references = try await page.upload(
       [Self.png("away.png", size: 200_000)], to: ".album", sendingAtMost: 65_536)
-    let directory = WebUploadReceiver.defaultDirectory.path
+    let directory = WebUploadLimits.processDirectory.path
     let before = try FileManager.default.contentsOfDirectory(atPath: directory).count
     page.session.detach()
     #expect(
@@ -174,7 +174,7 @@ final class AlbumFlow: FlowController {
 
   @Test func aSessionTakesNoMoreThanItsByteBudgetAtOnce() async throws {
     let receiver = WebUploadReceiver(
-      directory: WebUploadReceiver.defaultDirectory, budget: 1_000, changed: {})
+      directory: WebUploadLimits.processDirectory, budget: 1_000, changed: {})
     defer { receiver.close() }
     let first = try #require(receiver.open(size: 600))
     #expect(receiver.open(size: 401) == nil)
@@ -191,7 +191,7 @@ final class AlbumFlow: FlowController {
     let ledger = WebUploadReceiver.Ledger()
     let receivers = (0..<3).map { _ in
       WebUploadReceiver(
-        directory: WebUploadReceiver.defaultDirectory, budget: 1_000, processBudget: 1_500,
+        directory: WebUploadLimits.processDirectory, budget: 1_000, processBudget: 1_500,
         ledger: ledger, changed: {})
     }
     defer { for receiver in receivers { receiver.close() } }

@@ -84,7 +84,7 @@ private struct FileEntryRow {
     var children: [HTMLNode] = [
       .element("span", id: id + ".name", [("class", "upload-name")], [.text(entry.name)])
     ]
-    let entryID = entry.id
+    let (entryID, upload) = (entry.id, upload)
     switch entry.state {
     case .receiving:
       children.append(
@@ -92,11 +92,7 @@ private struct FileEntryRow {
           "progress", id: id + ".progress",
           [("max", "100"), ("value", String(entry.percent)), ("aria-label", entry.name)],
           [.text("\(entry.percent)%")]))
-      context.onClick(id + ".cancel") { [upload] in upload.cancel(entryID) }
-      children.append(
-        .element(
-          "button", id: id + ".cancel",
-          [("type", "button"), ("aria-label", "Cancel \(entry.name)")], [.text("Cancel")]))
+      children.append(button("Cancel", in: context) { upload.cancel(entryID) })
       return .element("li", id: id, [("class", "upload-entry")], children)
     case .finished:
       children.append(status("Received", refused: false))
@@ -107,12 +103,20 @@ private struct FileEntryRow {
     case .cancelled:
       children.append(status("Cancelled", refused: false))
     }
-    context.onClick(id + ".remove") { [upload] in upload.remove(entryID) }
-    children.append(
-      .element(
-        "button", id: id + ".remove",
-        [("type", "button"), ("aria-label", "Remove \(entry.name)")], [.text("Remove")]))
+    children.append(button("Remove", in: context) { upload.remove(entryID) })
     return .element("li", id: id, [("class", "upload-entry")], children)
+  }
+
+  /// A button `title` for this entry (named for a screen reader with the file's name) that
+  /// runs `action`.
+  private func button(
+    _ title: String, in context: WebRenderContext, _ action: @escaping () -> Void
+  ) -> HTMLNode {
+    let buttonID = id + "." + title.lowercased()
+    context.onClick(buttonID, action)
+    return .element(
+      "button", id: buttonID, [("type", "button"), ("aria-label", "\(title) \(entry.name)")],
+      [.text(title)])
   }
 
   private func status(_ text: String, refused: Bool) -> HTMLNode {

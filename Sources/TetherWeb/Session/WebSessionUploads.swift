@@ -12,18 +12,18 @@ final class WebSessionUploads {
   /// Receives the chunks, off the main actor: made with ``limits`` when first asked for.
   var receiver: WebUploadReceiver {
     if let made { return made }
-    let relay = relay
+    // Called off the main actor; the uploads are main-actor isolated, so sendable, and held
+    // weakly (the receiver outlives them in a socket's reader for a moment).
     let receiver = WebUploadReceiver(
       directory: limits.directory, budget: limits.sessionBytes,
       processBudget: limits.processBytes
-    ) {
-      Task { @MainActor in relay.target?.progressArrived() }
+    ) { [weak self] in
+      Task { @MainActor in self?.progressArrived() }
     }
     made = receiver
     return receiver
   }
   private var made: WebUploadReceiver?
-  private let relay = Relay()
   /// Told when signals wait for the page.
   var onSignals: () -> Void = {}
   /// Whether the session has a send of the waiting signals scheduled.
@@ -32,10 +32,6 @@ final class WebSessionUploads {
   private var signals: [UploadSignal] = []
   private var bindings: [ObjectIdentifier: Binding] = [:]
   private var files: [UInt32: (binding: Binding, entry: Int)] = [:]
-
-  init() {
-    relay.target = self
-  }
 
   /// The page offered `files` on `input` for `upload`: each checked and added as an entry;
   /// the page is told where to send each taken one.
@@ -152,12 +148,5 @@ final class WebSessionUploads {
       references[id] = nil
       owner?.receiver.release(file)
     }
-  }
-
-  /// Reaches the uploads from the receiver's callback (called off the main actor) without
-  /// keeping them.
-  @MainActor
-  private final class Relay {
-    weak var target: WebSessionUploads?
   }
 }

@@ -40,16 +40,10 @@ public struct WebUploadLimits: Sendable, Equatable {
   /// `tether-uploads/<process id>` under the temporary directory. The first time a process
   /// asks for it, the folders of processes that are no longer running are deleted with what
   /// they hold: a server killed while files arrived leaves nothing behind for long.
-  public static var processDirectory: URL {
-    let (directory, _) = sweptOnce
-    return directory
-  }
-
-  private static let sweptOnce: (URL, Void) = {
+  public static let processDirectory: URL = {
     let parent = FileManager.default.temporaryDirectory.appendingPathComponent("tether-uploads")
-    let own = getpid()
-    removeFoldersOfEndedProcesses(in: parent, except: own)
-    return (parent.appendingPathComponent(String(own)), ())
+    removeFoldersOfEndedProcesses(in: parent, except: getpid())
+    return parent.appendingPathComponent(String(getpid()))
   }()
 
   /// Deletes each folder in `parent` named by the id of a process that is no longer running
@@ -176,9 +170,6 @@ package final class WebUploadReceiver: Sendable {
       }
     }
   }
-
-  /// The directory apps receive into by default (``WebUploadLimits/processDirectory``).
-  package static var defaultDirectory: URL { WebUploadLimits.processDirectory }
 
   /// Starts receiving a file of `size` bytes.
   ///
