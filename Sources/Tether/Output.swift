@@ -42,22 +42,27 @@
 /// > way to, in a class) would share it. Use `@Output` in classes only.
 @propertyWrapper
 public struct Output<Value> {
-  /// The output's state: a plain ``Property``, updated through the module's own setter.
+  /// The output's state: a plain ``Property`` to everyone else, updated through the module's
+  /// own setter. The wrapper owns it through this reference.
   @usableFromInline
-  internal let property: Property<Value>
-  /// For an `Equatable` value, whether a set leaves the value as it is. The closure is made by
-  /// the initializer, inlined where the value's type is known, so the comparison is compiled
-  /// for that type (`Int`'s `==`, not a generic one reached through a method of the property).
+  internal let property: OutputProperty<Value>
+  /// The same property, unretained: what a set calls. The view model's storage of the wrapper
+  /// is a `var` the compiler synthesizes, so a set through the owning reference copies it (a
+  /// retain and a release on every set). A set needs none: the view model it is made on is
+  /// kept alive by its caller for the call, and it keeps the wrapper, and so the property.
+  /// The one way to free the property during its set, replacing the view model's wrapper
+  /// (`_name = Output(…)`) from one of its own observers, stops the program with a message
+  /// (``OutputProperty``'s `deinit`).
   @usableFromInline
-  internal let leavesUnchanged: ((Value, Value) -> Bool)?
+  internal let unretained: Unmanaged<OutputProperty<Value>>
 
   /// Creates an output holding `wrappedValue` that delivers every set.
   ///
   /// - Parameter wrappedValue: The first value, replayed to every observer until it changes.
   @inlinable
   public init(wrappedValue: Value) {
-    property = Property(derivedFrom: nil, initial: wrappedValue)
-    leavesUnchanged = nil
+    property = OutputProperty(initial: wrappedValue, leavesUnchanged: nil)
+    unretained = Unmanaged.passUnretained(property)
   }
 
   /// Creates an output holding `wrappedValue` that delivers only a set that changes it.
@@ -65,8 +70,8 @@ public struct Output<Value> {
   /// - Parameter wrappedValue: The first value, replayed to every observer until it changes.
   @inlinable
   public init(wrappedValue: Value) where Value: Equatable {
-    property = Property(derivedFrom: nil, initial: wrappedValue)
-    leavesUnchanged = { $0 == $1 }
+    property = OutputProperty(initial: wrappedValue, leavesUnchanged: { $0 == $1 })
+    unretained = Unmanaged.passUnretained(property)
   }
 
   /// The current value. Setting it delivers the new value to every observer, synchronously and
@@ -74,10 +79,9 @@ public struct Output<Value> {
   /// held.
   @inlinable
   public var wrappedValue: Value {
-    get { property.value }
+    get { unretained._withUnsafeGuaranteedRef { $0.value } }
     nonmutating set {
-      if let leavesUnchanged, leavesUnchanged(property.storage, newValue) { return }
-      property.update(newValue)
+      unretained._withUnsafeGuaranteedRef { $0.set(newValue) }
     }
     nonmutating _modify {
       let property = self.property
@@ -99,4 +103,42 @@ public struct Output<Value> {
   /// The read-only face: a ``Property`` to observe, bind, map or record.
   @inlinable
   public var projectedValue: Property<Value> { property }
+}
+
+/// An ``Output``'s property: a ``Property`` that also knows whether a set leaves its value as
+/// it is.
+///
+/// The comparison lives here, in a `let` of the property, rather than in the wrapper: reading
+/// it through the property the setter already holds costs nothing, where a second reference in
+/// the wrapper cost a retain and a release on every set.
+@usableFromInline
+internal final class OutputProperty<Value>: Property<Value> {
+  /// For an `Equatable` value, whether a set leaves the value as it is. The closure is made by
+  /// the wrapper's initializer, inlined where the value's type is known, so the comparison is
+  /// compiled for that type (`Int`'s `==`, not a generic one reached through a method).
+  @usableFromInline
+  internal let leavesUnchanged: ((Value, Value) -> Bool)?
+
+  @inlinable
+  internal init(initial: Value, leavesUnchanged: ((Value, Value) -> Bool)?) {
+    self.leavesUnchanged = leavesUnchanged
+    super.init(derivedFrom: nil, initial: initial)
+  }
+
+  /// Sets the value and delivers it, unless it is `Equatable` and equal to the value held.
+  @inlinable
+  internal final func set(_ newValue: Value) {
+    if let leavesUnchanged, leavesUnchanged(storage, newValue) { return }
+    update(newValue)
+  }
+
+  deinit {
+    // A set reaches this property unretained (see `Output.unretained`): freed while it
+    // delivers, the delivery would go on in freed memory.
+    if observers.isDelivering {
+      preconditionFailure(
+        "An @Output was freed while it delivered a value: its view model's wrapper was replaced from one of the output's own observers"
+      )
+    }
+  }
 }

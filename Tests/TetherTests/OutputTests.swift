@@ -125,6 +125,50 @@ private final class FilterViewModel {
     probe.finish()
   }
 
+  // Lifetimes: a set reaches its property unretained, kept alive by the view model.
+
+  @Test func aViewModelDroppedByItsOwnOutputsObserverEndsTheDeliveryCleanly() {
+    var viewModel: CounterViewModel? = CounterViewModel()
+    var tokens: [ObservationToken] = []
+    var seen: [Int] = []
+    tokens.append(
+      viewModel!.$count.observe { count in
+        // The last references to the view model and to every token on its output go here,
+        // in the middle of the delivery the view model's own set started: the observer after
+        // this one is cancelled before its turn, and the property is freed after the set.
+        if count == 1 {
+          viewModel = nil
+          tokens.removeAll()
+        }
+      })
+    tokens.append(viewModel!.$count.observe { seen.append($0) })
+    weak let released = viewModel
+    viewModel?.increment()
+    #expect(seen == [0])
+    #expect(released == nil)
+  }
+
+  @Test func anOutputsPropertyFreedWhileItDeliversStopsTheProgramWithAMessage() async {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      final class Holder { var token: ObservationToken? }
+      // A set holds its property unretained, as `Output`'s setter does; the observer frees it.
+      let property = Unmanaged.passRetained(
+        OutputProperty<Int>(initial: 0, leavesUnchanged: nil))
+      let holder = Holder()
+      holder.token = property.takeUnretainedValue().observe { value in
+        if value == 1 {
+          holder.token = nil
+          property.release()
+        }
+      }
+      property._withUnsafeGuaranteedRef { $0.set(1) }
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("An @Output was freed while it delivered a value"))
+  }
+
   // Repeats: an Equatable output delivers changes, not sets.
 
   @Test func anEquatableOutputSetToTheValueItHoldsDeliversNothing() {
