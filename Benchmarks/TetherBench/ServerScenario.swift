@@ -200,6 +200,22 @@ final class ChildServer {
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
+  /// The CPU time the child's threads have had so far, in nanoseconds: the first field of each
+  /// thread's `schedstat` (a thread that has ended is no longer counted, so read this across
+  /// spans in which the child starts and ends no threads of its own).
+  func scheduledNanoseconds() throws -> Int {
+    let tasks = "/proc/\(process.processIdentifier)/task"
+    var total = 0
+    for thread in try FileManager.default.contentsOfDirectory(atPath: tasks) {
+      guard
+        let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8),
+        let first = stat.split(separator: " ").first, let nanoseconds = Int(first)
+      else { continue }
+      total += nanoseconds
+    }
+    return total
+  }
+
   /// The child's resident set, in bytes.
   func residentBytes() throws -> Int {
     let status = try String(
@@ -269,6 +285,92 @@ private func cpuPerGesture(
     samples.append((try child.cpuSeconds() - before) / Double(gestures) * 1e6)
   }
   return (samples, bytes / gestures)
+}
+
+/// Sends `count` messages on `socket` as a person clicks: each `gap` after the answer to the
+/// one before.
+private func drivePaced(
+  _ socket: Connection, count: Int, gap: Duration, message: String, scenario: String
+) throws {
+  let pause = UInt32((gap / .microseconds(1)).rounded())
+  for index in 0..<count {
+    usleep(pause)
+    try socket.sendText(message)
+    guard try socket.receiveText() != nil else {
+      invalid("\(scenario): the server closed the socket at gesture \(index)")
+    }
+  }
+}
+
+/// The child's CPU per gesture at a person's pace, one sample per repetition: `gestures`
+/// messages each `gap` after the answer to the one before, less what the child spends idle in
+/// the same time (its idle rate measured over a second before each repetition). CPU is read
+/// from the threads' scheduler statistics, in nanoseconds (`/proc/PID/task/*/schedstat`),
+/// since `stat`'s ticks are 10 ms: a few hundred paced clicks cost about that.
+private func pacedCPUPerGesture(
+  _ child: ChildServer, socket: Connection, gestures: Int, gap: Duration, repetitions: Int,
+  scenario: String, message: String
+) throws -> [Double] {
+  try drivePaced(socket, count: 20, gap: gap, message: message, scenario: scenario)
+  var samples: [Double] = []
+  for _ in 0..<repetitions {
+    let idleStart = (cpu: try child.scheduledNanoseconds(), at: ContinuousClock.now)
+    usleep(1_000_000)
+    let idleRate =
+      Double(try child.scheduledNanoseconds() - idleStart.cpu)
+      / nanoseconds(ContinuousClock.now - idleStart.at)
+    let start = (cpu: try child.scheduledNanoseconds(), at: ContinuousClock.now)
+    try drivePaced(socket, count: gestures, gap: gap, message: message, scenario: scenario)
+    let spent = Double(try child.scheduledNanoseconds() - start.cpu)
+    let idle = idleRate * nanoseconds(ContinuousClock.now - start.at)
+    samples.append(max(0, spent - idle) / Double(gestures) / 1_000)
+  }
+  return samples
+}
+
+/// W6 paced: server CPU per gesture 40 ms apart, a person's pace (the peers harness's paced
+/// column), against the same floor as W6: bare SwiftNIO answering after a hop to the main
+/// actor and back. Between two clicks every thread the server has goes idle, so each click
+/// pays its wake-ups in full.
+@MainActor
+func runW6Paced(_ bench: Bench, gestures: Int) async {
+  let scenario = "W6 paced, 40 ms apart"
+  guard procIsReadable(scenario) else { return }
+  let gap = Duration.milliseconds(40)
+  do {
+    let floor = try ChildServer(.nioHop)
+    defer { floor.stop() }
+    let socket = try Connection(port: floor.port)
+    try socket.upgrade("/ws", port: floor.port)
+    let samples = try pacedCPUPerGesture(
+      floor, socket: socket, gestures: gestures, gap: gap, repetitions: bench.repetitions,
+      scenario: scenario, message: #"{"type":"click","id":"s1.2"}"#)
+    bench.record(
+      scenario, "bare SwiftNIO + a main-actor hop", baseline: true, samples: samples,
+      unit: "µs", note: "CPU per message, idle taken off")
+  } catch {
+    invalid("\(scenario): \(error)")
+  }
+  do {
+    let counter = try ChildServer(.counter)
+    defer { counter.stop() }
+    let page = try OpenedPage(port: counter.port)
+    guard let first = try page.socket.receiveText(), !first.isEmpty else {
+      invalid("\(scenario): the counter sent nothing after its hello")
+    }
+    guard let button = firstAttribute("id", ofTag: "button", in: page.html) else {
+      invalid("\(scenario): no button on the counter's page")
+    }
+    let samples = try pacedCPUPerGesture(
+      counter, socket: page.socket, gestures: gestures, gap: gap,
+      repetitions: bench.repetitions, scenario: scenario,
+      message: ClientMessage.click(id: button).json)
+    bench.record(
+      scenario, "Tether counter click", samples: samples, unit: "µs",
+      note: "CPU per click, idle taken off; the article's app")
+  } catch {
+    invalid("\(scenario): \(error)")
+  }
 }
 
 /// W6: server CPU per gesture. Each repetition drives `gestures` gestures through one

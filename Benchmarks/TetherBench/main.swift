@@ -51,7 +51,7 @@ while let argument = arguments.popFirst() {
       """
       usage: tether-bench [--json PATH] [--filter S1,S2,...] [--quick] [--iterations N]
         --json PATH    also write the results as JSON to PATH
-        --filter LIST  run only these scenarios (S1 to S10, W1 to W10)
+        --filter LIST  run only these scenarios (S1 to S10, W1 to W10, W6P)
         --quick        3 repetitions of 50 ms instead of 5 of 200 ms (smoke test, not figures)
         --iterations N exactly N operations per repetition, no calibration: fixed work for
                        `valgrind --tool=callgrind` instruction counts
@@ -108,6 +108,7 @@ if wants("W3") { runW3(bench) }
 if wants("W4") { await runW4(bench, keys: quick ? 40 : 200) }
 if wants("W5") { await runW5(bench, trials: quick ? 20 : 100) }
 if wants("W6") { await runW6(bench, gestures: quick ? 300 : 3_000) }
+if wants("W6P") { await runW6Paced(bench, gestures: quick ? 40 : 200) }
 if wants("W7") { await runW7(bench) }
 if wants("W8") { await runW8(bench) }
 if wants("W9") {
