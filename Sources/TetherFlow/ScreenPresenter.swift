@@ -201,7 +201,9 @@ private final class StackEraser<Destination>: ErasedStack {
     self.stack = stack
   }
 
-  var titles: [String] { stack?.screens.map(\.title) ?? [] }
+  /// A closure, not `\.title`: a key path into a generic type is built at run time on every
+  /// use (its generic arguments demangled), and every render of a page reads the titles.
+  var titles: [String] { stack?.screens.map { $0.title } ?? [] }
   var sheetTitle: String? { stack?.sheet?.title }
   func dismissSheet() { stack?.dismissSheet() }
   var alert: ScreenAlert? { stack?.alert }
