@@ -1,4 +1,4 @@
-import TetherWeb
+@_spi(Fuzzing) import TetherWeb
 
 /// The web protocol's `ClientMessage` decoder on any text.
 ///
@@ -8,7 +8,9 @@ import TetherWeb
 /// - a message that decodes re-encodes (`json`) to text that decodes to the same message;
 /// - a message that does not decode is a `WebSessionError` whose description is non-empty and
 ///   short (at most 300 characters), however long the input: a log line, not an echo;
-/// - the same text as a resume token is refused (no input forges a signature), with an error.
+/// - the same text as a resume token is refused (no input forges a signature), with an error;
+/// - whatever the protocol's own reader takes, Foundation's `JSONDecoder` reads as the same
+///   message (the reader is a stricter JSON, never a different one).
 enum WebMessageProperties {
   /// A signer whose key accepts no code at all: a token the verifier takes from any input
   /// skipped the check. (Whether a MAC can be forged is swift-crypto's to answer, not the
@@ -31,6 +33,9 @@ enum WebMessageProperties {
       } catch {
         // Refused, as it must be.
       }
+    }
+    if let difference = ClientMessage.readersDisagree(on: text) {
+      throw PropertyViolation("\(text): \(difference)")
     }
     do {
       let message = try ClientMessage(decoding: text)

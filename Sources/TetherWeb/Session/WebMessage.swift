@@ -2,7 +2,7 @@ import Foundation
 import TetherFlow
 
 /// A page's message as JSON, before it is checked.
-private struct ClientWire: Decodable {
+struct ClientWire: Decodable, Equatable {
   var type: String
   var id: String?
   var key: String?
@@ -26,7 +26,7 @@ private struct ClientWire: Decodable {
 }
 
 /// A file an upload offers, as the page describes it.
-private struct WireFile: Decodable {
+struct WireFile: Decodable, Equatable {
   var name: String
   var size: Int
   var type: String?
@@ -151,10 +151,20 @@ public enum ClientMessage: Equatable, Sendable {
     guard text.utf8.count <= Self.maximumSize else {
       throw .oversized(bytes: text.utf8.count, limit: Self.maximumSize)
     }
+    return try ClientWireReader.read(text)
+  }
+
+  /// Whether Foundation's `JSONDecoder` reads `text` as the protocol's reader does, for the
+  /// fuzz target `web`: `nil` if the reader refuses it or both read the same message, else what
+  /// differs.
+  @_spi(Fuzzing)
+  public static func readersDisagree(on text: String) -> String? {
+    guard let read = try? ClientWireReader.read(text) else { return nil }
     do {
-      return try JSONDecoder().decode(ClientWire.self, from: Data(text.utf8))
+      let decoded = try JSONDecoder().decode(ClientWire.self, from: Data(text.utf8))
+      return decoded == read ? nil : "the reader read \(read), JSONDecoder \(decoded)"
     } catch {
-      throw .malformed(String(describing: error).prefix(200).description)
+      return "the reader read \(read), JSONDecoder refused it: \(error)"
     }
   }
 
