@@ -40,6 +40,12 @@
 ///
 /// > Note: A wrapper's storage is a reference: copying the view model's storage (there is no
 /// > way to, in a class) would share it. Use `@Output` in classes only.
+///
+/// > Important: A set reaches the output's property through the view model, which its caller
+/// > keeps alive for the call, so it costs no reference counting. Replacing the wrapper itself
+/// > (`_name = Output(wrappedValue: …)`) from one of the output's own observers, while it
+/// > delivers, would free the property under the delivery: that stops the program with a
+/// > message instead.
 @propertyWrapper
 public struct Output<Value> {
   /// The output's state: a plain ``Property`` to everyone else, updated through the module's

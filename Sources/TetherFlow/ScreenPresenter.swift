@@ -50,6 +50,11 @@ public final class ScreenPresenter<View> {
 
   /// The screens' titles, root first.
   public var titles: [String] { stack.titles }
+  /// The title of the screen on top, if any: what a page's header and its window title show.
+  /// (Cheaper than `titles.last`, which builds every title on each render.)
+  public var topTitle: String? { stack.topTitle }
+  /// How many screens the stack holds: Back is shown above one.
+  public var depth: Int { stack.depth }
   /// The alert shown, if any.
   public var alert: ScreenAlert? { stack.alert }
   /// The position of the alert's button the keyboard is on (`ScreenStack.alertFocus`).
@@ -178,6 +183,8 @@ public final class ScreenPresenter<View> {
 @MainActor
 private protocol ErasedStack {
   var titles: [String] { get }
+  var topTitle: String? { get }
+  var depth: Int { get }
   var sheetTitle: String? { get }
   func dismissSheet()
   var alert: ScreenAlert? { get }
@@ -204,6 +211,8 @@ private final class StackEraser<Destination>: ErasedStack {
   /// A closure, not `\.title`: a key path into a generic type is built at run time on every
   /// use (its generic arguments demangled), and every render of a page reads the titles.
   var titles: [String] { stack?.screens.map { $0.title } ?? [] }
+  var topTitle: String? { stack?.screens.last?.title }
+  var depth: Int { stack?.screens.count ?? 0 }
   var sheetTitle: String? { stack?.sheet?.title }
   func dismissSheet() { stack?.dismissSheet() }
   var alert: ScreenAlert? { stack?.alert }

@@ -37,7 +37,7 @@ public final class TerminalNavigator {
   }
 
   /// The title of the screen on top, if any.
-  public var topTitle: String? { presenter.titles.last }
+  public var topTitle: String? { presenter.topTitle }
 
   /// What is shown, as data: the path, each screen's view state (a list's selected row) and
   /// the alert. Give it to ``restore(_:)`` on a stack rebuilt from its path.

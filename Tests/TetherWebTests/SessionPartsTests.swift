@@ -150,9 +150,9 @@ private final class Settled: WebView {
   // MARK: WebPageShell
 
   @Test func theTitleNamesAScreenOnceAndTheNotFoundPageEscapesThePath() {
-    #expect(WebPageShell.title(screens: [], app: "Boards") == "Boards")
-    #expect(WebPageShell.title(screens: ["Boards"], app: "Boards") == "Boards")
-    #expect(WebPageShell.title(screens: ["Boards", "Card"], app: "Boards") == "Card · Boards")
+    #expect(WebPageShell.title(top: nil, app: "Boards") == "Boards")
+    #expect(WebPageShell.title(top: "Boards", app: "Boards") == "Boards")
+    #expect(WebPageShell.title(top: "Card", app: "Boards") == "Card · Boards")
     let page = WebPageShell.notFoundPage(path: "/<script>", reason: "none", appTitle: "T")
     #expect(page.contains("/&lt;script&gt;") && !page.contains("/<script>"))
   }

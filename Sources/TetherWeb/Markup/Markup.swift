@@ -312,7 +312,8 @@ extension Markup {
 
   fileprivate func on(_ kind: MarkupEvent, _ action: MarkupAction<Action>) -> Markup {
     mapElements { element in
-      element.events.removeAll { $0.kind == kind }
+      // Most elements have no other handler yet: no search through them (generic code).
+      if !element.events.isEmpty { element.events.removeAll { $0.kind == kind } }
       element.events.append((kind, action))
     }
   }

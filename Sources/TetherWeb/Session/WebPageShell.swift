@@ -7,8 +7,8 @@ import TetherFlow
 enum WebPageShell {
   /// The page's title: the top screen's and the app's, or the app's alone when the stack has
   /// no title or the screen's is the app's (an app whose first screen is named after it).
-  static func title(screens: [String], app: String) -> String {
-    guard let screen = screens.last, screen != app else { return app }
+  static func title(top screen: String?, app: String) -> String {
+    guard let screen, screen != app else { return app }
     return "\(screen) · \(app)"
   }
 
@@ -28,10 +28,9 @@ enum WebPageShell {
     let context = WebRenderContext(store: store)
     store.beginRender()
     defer { store.endRender() }
-    let titles = presenter.titles
-    let depth = titles.count
+    let depth = presenter.depth
     let barContent = WebPageChrome.Bar(
-      title: titles.last ?? appTitle, appTitle: appTitle, canGoBack: depth > 1)
+      title: presenter.topTitle ?? appTitle, appTitle: appTitle, canGoBack: depth > 1)
     let bar: [HTMLNode]
     if let custom = chrome.bar {
       bar = custom(barContent).renderContent(of: "bar", in: context) { _ in }

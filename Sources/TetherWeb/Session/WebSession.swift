@@ -428,8 +428,8 @@ public final class WebSession {
     return nil
   }
 
-  /// The top screen's title and the app's (``WebPageShell/title(screens:app:)``).
-  private var pageTitle: String { WebPageShell.title(screens: presenter.titles, app: appTitle) }
+  /// The top screen's title and the app's (``WebPageShell/title(top:app:)``).
+  private var pageTitle: String { WebPageShell.title(top: presenter.topTitle, app: appTitle) }
 
   /// The bindings of the markup fields the page shows, kept from render to render.
   private let markupStore = MarkupStore()
