@@ -216,6 +216,21 @@ final class ChildServer {
     return total
   }
 
+  /// How many times the child's threads have been switched out so far, waiting (voluntary) or
+  /// preempted: summed over each thread's `status`, the wake-ups a workload costs.
+  func contextSwitches() throws -> Int {
+    let tasks = "/proc/\(process.processIdentifier)/task"
+    var total = 0
+    for thread in try FileManager.default.contentsOfDirectory(atPath: tasks) {
+      guard let status = try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8)
+      else { continue }
+      for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+        total += Int(line.split(separator: "\t").last ?? "") ?? 0
+      }
+    }
+    return total
+  }
+
   /// The child's resident set, in bytes.
   func residentBytes() throws -> Int {
     let status = try String(
@@ -310,22 +325,32 @@ private func drivePaced(
 private func pacedCPUPerGesture(
   _ child: ChildServer, socket: Connection, gestures: Int, gap: Duration, repetitions: Int,
   scenario: String, message: String
-) throws -> [Double] {
+) throws -> (samples: [Double], switchesPerGesture: Double) {
   try drivePaced(socket, count: 20, gap: gap, message: message, scenario: scenario)
   var samples: [Double] = []
+  var switches: [Double] = []
   for _ in 0..<repetitions {
     let idleStart = (cpu: try child.scheduledNanoseconds(), at: ContinuousClock.now)
     usleep(1_000_000)
     let idleRate =
       Double(try child.scheduledNanoseconds() - idleStart.cpu)
       / nanoseconds(ContinuousClock.now - idleStart.at)
-    let start = (cpu: try child.scheduledNanoseconds(), at: ContinuousClock.now)
+    let start = (
+      cpu: try child.scheduledNanoseconds(), switches: try child.contextSwitches(),
+      at: ContinuousClock.now
+    )
     try drivePaced(socket, count: gestures, gap: gap, message: message, scenario: scenario)
     let spent = Double(try child.scheduledNanoseconds() - start.cpu)
     let idle = idleRate * nanoseconds(ContinuousClock.now - start.at)
     samples.append(max(0, spent - idle) / Double(gestures) / 1_000)
+    switches.append(Double(try child.contextSwitches() - start.switches) / Double(gestures))
   }
-  return samples
+  return (samples, switches.sorted()[switches.count / 2])
+}
+
+/// A count of thread switches per message, to one decimal.
+private func wakeUps(_ perMessage: Double) -> String {
+  String(Double(Int((perMessage * 10).rounded())) / 10)
 }
 
 /// W6 paced: server CPU per gesture 40 ms apart, a person's pace (the peers harness's paced
@@ -342,12 +367,15 @@ func runW6Paced(_ bench: Bench, gestures: Int) async {
     defer { floor.stop() }
     let socket = try Connection(port: floor.port)
     try socket.upgrade("/ws", port: floor.port)
-    let samples = try pacedCPUPerGesture(
+    let measured = try pacedCPUPerGesture(
       floor, socket: socket, gestures: gestures, gap: gap, repetitions: bench.repetitions,
       scenario: scenario, message: #"{"type":"click","id":"s1.2"}"#)
     bench.record(
-      scenario, "bare SwiftNIO + a main-actor hop", baseline: true, samples: samples,
-      unit: "µs", note: "CPU per message, idle taken off")
+      scenario, "bare SwiftNIO + a main-actor hop", baseline: true, samples: measured.samples,
+      unit: "µs",
+      note:
+        "CPU per message, idle taken off; \(wakeUps(measured.switchesPerGesture)) thread switches per message"
+    )
   } catch {
     invalid("\(scenario): \(error)")
   }
@@ -361,13 +389,15 @@ func runW6Paced(_ bench: Bench, gestures: Int) async {
     guard let button = firstAttribute("id", ofTag: "button", in: page.html) else {
       invalid("\(scenario): no button on the counter's page")
     }
-    let samples = try pacedCPUPerGesture(
+    let measured = try pacedCPUPerGesture(
       counter, socket: page.socket, gestures: gestures, gap: gap,
       repetitions: bench.repetitions, scenario: scenario,
       message: ClientMessage.click(id: button).json)
     bench.record(
-      scenario, "Tether counter click", samples: samples, unit: "µs",
-      note: "CPU per click, idle taken off; the article's app")
+      scenario, "Tether counter click", samples: measured.samples, unit: "µs",
+      note:
+        "CPU per click, idle taken off; \(wakeUps(measured.switchesPerGesture)) thread switches per click"
+    )
   } catch {
     invalid("\(scenario): \(error)")
   }
