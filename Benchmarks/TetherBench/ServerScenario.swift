@@ -348,6 +348,18 @@ private func pacedCPUPerGesture(
   return (samples, switches.sorted()[switches.count / 2])
 }
 
+/// A counter page connected through its socket (its first render read), and its button's click.
+private func counterPage(port: Int, scenario: String) throws -> (OpenedPage, click: String) {
+  let page = try OpenedPage(port: port)
+  guard let first = try page.socket.receiveText(), !first.isEmpty else {
+    invalid("\(scenario): the counter sent nothing after its hello")
+  }
+  guard let button = firstAttribute("id", ofTag: "button", in: page.html) else {
+    invalid("\(scenario): no button on the counter's page")
+  }
+  return (page, ClientMessage.click(id: button).json)
+}
+
 /// A count of thread switches per message, to one decimal.
 private func wakeUps(_ perMessage: Double) -> String {
   String(Double(Int((perMessage * 10).rounded())) / 10)
@@ -382,17 +394,10 @@ func runW6Paced(_ bench: Bench, gestures: Int) async {
   do {
     let counter = try ChildServer(.counter)
     defer { counter.stop() }
-    let page = try OpenedPage(port: counter.port)
-    guard let first = try page.socket.receiveText(), !first.isEmpty else {
-      invalid("\(scenario): the counter sent nothing after its hello")
-    }
-    guard let button = firstAttribute("id", ofTag: "button", in: page.html) else {
-      invalid("\(scenario): no button on the counter's page")
-    }
+    let (page, click) = try counterPage(port: counter.port, scenario: scenario)
     let measured = try pacedCPUPerGesture(
       counter, socket: page.socket, gestures: gestures, gap: gap,
-      repetitions: bench.repetitions, scenario: scenario,
-      message: ClientMessage.click(id: button).json)
+      repetitions: bench.repetitions, scenario: scenario, message: click)
     bench.record(
       scenario, "Tether counter click", samples: measured.samples, unit: "µs",
       note:
@@ -445,14 +450,7 @@ func runW6(_ bench: Bench, gestures: Int) async {
   do {
     let counter = try ChildServer(.counter)
     defer { counter.stop() }
-    let page = try OpenedPage(port: counter.port)
-    guard let first = try page.socket.receiveText(), !first.isEmpty else {
-      invalid("\(scenario): the counter sent nothing after its hello")
-    }
-    guard let button = firstAttribute("id", ofTag: "button", in: page.html) else {
-      invalid("\(scenario): no button on the counter's page")
-    }
-    let click = ClientMessage.click(id: button).json
+    let (page, click) = try counterPage(port: counter.port, scenario: scenario)
     let measured = try cpuPerGesture(
       counter, socket: page.socket, gestures: gestures, repetitions: bench.repetitions,
       scenario: scenario, message: { _ in click })

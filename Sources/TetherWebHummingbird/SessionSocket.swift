@@ -388,7 +388,12 @@
       defer { if wrote { context.flush() } }
       while true {
         if unwritten.isEmpty {
-          guard let batch = queue.next() else { return }
+          guard let batch = queue.next() else {
+            // An empty slice still holds its batch, and the messages in it: an idle socket
+            // would keep its last messages (the whole first render) for as long as it is open.
+            unwritten = []
+            return
+          }
           unwritten = batch[...]
         }
         while let message = unwritten.first {

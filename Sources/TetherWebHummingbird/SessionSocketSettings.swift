@@ -11,8 +11,10 @@
   import TetherWeb
 
   /// What a page's socket needs to know of the server: the sessions, who may connect, how fast
-  /// a page may send, and how often an idle socket is pinged.
-  struct SessionSocketSettings: Sendable {
+  /// a page may send, and how often an idle socket is pinged. One for the server, shared by
+  /// every socket's handler (a class: a copy in each handler cost every open socket a few
+  /// hundred bytes).
+  final class SessionSocketSettings: Sendable {
     /// The path the socket is opened at.
     static let path = "/ws"
 
@@ -24,6 +26,18 @@
     /// interval, its close handshake, what frames that are not messages may cost.
     let socketLimits: SocketCore.Limits
     let logger: Logger
+
+    init(
+      registry: WebSessionRegistry, allowedHosts: WebHostAllowlist, trustedProxies: Set<String>,
+      messageRate: WebMessageRate?, socketLimits: SocketCore.Limits, logger: Logger
+    ) {
+      self.registry = registry
+      self.allowedHosts = allowedHosts
+      self.trustedProxies = trustedProxies
+      self.messageRate = messageRate
+      self.socketLimits = socketLimits
+      self.logger = logger
+    }
 
     /// Whether `head` opens a page's socket that may connect: the socket's path, a host this
     /// server answers to, and an `Origin` of that host (a page elsewhere cannot drive a
