@@ -44,52 +44,24 @@ struct ClientWireReader: ~Copyable {
   private mutating func message() throws(WebSessionError) -> ClientWire {
     var type: String?
     var wire = ClientWire(type: "")
-    var seen = KeysSeen()
+    var seen: UInt32 = 0  // the known keys given, one bit each
     try expect(UInt8(ascii: "{"))
     try object { reader, key throws(WebSessionError) in
       switch key {
-      case "type":
-        try reader.once(&seen, 0, key)
-        type = try reader.string(orNull: false)
-      case "id":
-        try reader.once(&seen, 1, key)
-        wire.id = try reader.string(orNull: true)
-      case "key":
-        try reader.once(&seen, 2, key)
-        wire.key = try reader.string(orNull: true)
-      case "path":
-        try reader.once(&seen, 3, key)
-        wire.path = try reader.string(orNull: true)
-      case "token":
-        try reader.once(&seen, 4, key)
-        wire.token = try reader.string(orNull: true)
-      case "value":
-        try reader.once(&seen, 5, key)
-        wire.value = try reader.string(orNull: true)
-      case "secret":
-        try reader.once(&seen, 6, key)
-        wire.secret = try reader.string(orNull: true)
-      case "shown":
-        try reader.once(&seen, 7, key)
-        wire.shown = try reader.string(orNull: true)
-      case "event":
-        try reader.once(&seen, 8, key)
-        wire.event = try reader.string(orNull: true)
-      case "checked":
-        try reader.once(&seen, 9, key)
-        wire.checked = try reader.bool()
-      case "seq":
-        try reader.once(&seen, 10, key)
-        wire.seq = try reader.integer()
-      case "ver":
-        try reader.once(&seen, 11, key)
-        wire.ver = try reader.integer()
-      case "g":
-        try reader.once(&seen, 12, key)
-        wire.g = try reader.integer()
-      case "files":
-        try reader.once(&seen, 13, key)
-        wire.files = try reader.files()
+      case "type": type = try reader.once(&seen, 0, key) { try $0.string(orNull: false) }
+      case "id": wire.id = try reader.once(&seen, 1, key) { try $0.string(orNull: true) }
+      case "key": wire.key = try reader.once(&seen, 2, key) { try $0.string(orNull: true) }
+      case "path": wire.path = try reader.once(&seen, 3, key) { try $0.string(orNull: true) }
+      case "token": wire.token = try reader.once(&seen, 4, key) { try $0.string(orNull: true) }
+      case "value": wire.value = try reader.once(&seen, 5, key) { try $0.string(orNull: true) }
+      case "secret": wire.secret = try reader.once(&seen, 6, key) { try $0.string(orNull: true) }
+      case "shown": wire.shown = try reader.once(&seen, 7, key) { try $0.string(orNull: true) }
+      case "event": wire.event = try reader.once(&seen, 8, key) { try $0.string(orNull: true) }
+      case "checked": wire.checked = try reader.once(&seen, 9, key) { try $0.bool() }
+      case "seq": wire.seq = try reader.once(&seen, 10, key) { try $0.integer() }
+      case "ver": wire.ver = try reader.once(&seen, 11, key) { try $0.integer() }
+      case "g": wire.g = try reader.once(&seen, 12, key) { try $0.integer() }
+      case "files": wire.files = try reader.once(&seen, 13, key) { try $0.files() }
       default: try reader.skipValue(depth: 0)
       }
     }
@@ -110,19 +82,16 @@ struct ClientWireReader: ~Copyable {
       var name: String?
       var size: Int?
       var type: String?
-      var seen = KeysSeen()
+      var seen: UInt32 = 0  // the known keys given, one bit each
       try reader.object { reader, key throws(WebSessionError) in
         switch key {
-        case "name":
-          try reader.once(&seen, 0, key)
-          name = try reader.string(orNull: false)
+        case "name": name = try reader.once(&seen, 0, key) { try $0.string(orNull: false) }
         case "size":
-          try reader.once(&seen, 1, key)
-          guard let value = try reader.integer() else { throw reader.failure("a null size") }
-          size = value
-        case "type":
-          try reader.once(&seen, 2, key)
-          type = try reader.string(orNull: true)
+          size = try reader.once(&seen, 1, key) { reader in
+            guard let value = try reader.integer() else { throw reader.failure("a null size") }
+            return value
+          }
+        case "type": type = try reader.once(&seen, 2, key) { try $0.string(orNull: true) }
         default: try reader.skipValue(depth: 1)
         }
       }
@@ -134,16 +103,22 @@ struct ClientWireReader: ~Copyable {
     return files
   }
 
-  /// The known keys an object has given, one bit each.
-  private struct KeysSeen {
-    var bits: UInt32 = 0
-  }
-
-  /// Refuses a known key an object gives twice.
-  private func once(_ seen: inout KeysSeen, _ bit: Int, _ key: String) throws(WebSessionError) {
+  /// Reads a known key's value with `read`, refusing a key the object gives twice. (`read`
+  /// throws untyped: a one-line closure is not inferred as throwing `WebSessionError`.)
+  private mutating func once<Value>(
+    _ seen: inout UInt32, _ bit: Int, _ key: String,
+    _ read: (inout ClientWireReader) throws -> Value
+  ) throws(WebSessionError) -> Value {
     let mask: UInt32 = 1 << bit
-    guard seen.bits & mask == 0 else { throw failure("the key \(key) twice") }
-    seen.bits |= mask
+    guard seen & mask == 0 else { throw failure("the key \(key) twice") }
+    seen |= mask
+    do {
+      return try read(&self)
+    } catch let error as WebSessionError {
+      throw error
+    } catch {
+      throw failure("an unreadable value")
+    }
   }
 
   // MARK: - Structure
