@@ -270,12 +270,17 @@ func firstAttribute(_ name: String, ofTag tag: String, in html: String) -> Strin
 }
 
 /// Sends `count` messages on `socket`, each after the answer to the one before (as a user's
-/// clicks are), reading one text message per gesture; returns the bytes received.
+/// clicks are) and, with a `gap`, that long after it (a person's pace); reads one text message
+/// per gesture and returns the bytes received.
+@discardableResult
 private func drive(
-  _ socket: Connection, count: Int, message: (Int) -> String, scenario: String
+  _ socket: Connection, count: Int, gap: Duration = .zero, message: (Int) -> String,
+  scenario: String
 ) throws -> Int {
+  let pause = UInt32((gap / .microseconds(1)).rounded())
   var received = 0
   for index in 0..<count {
+    if pause > 0 { usleep(pause) }
     try socket.sendText(message(index))
     guard let answer = try socket.receiveText() else {
       invalid("\(scenario): the server closed the socket at gesture \(index)")
@@ -302,21 +307,6 @@ private func cpuPerGesture(
   return (samples, bytes / gestures)
 }
 
-/// Sends `count` messages on `socket` as a person clicks: each `gap` after the answer to the
-/// one before.
-private func drivePaced(
-  _ socket: Connection, count: Int, gap: Duration, message: String, scenario: String
-) throws {
-  let pause = UInt32((gap / .microseconds(1)).rounded())
-  for index in 0..<count {
-    usleep(pause)
-    try socket.sendText(message)
-    guard try socket.receiveText() != nil else {
-      invalid("\(scenario): the server closed the socket at gesture \(index)")
-    }
-  }
-}
-
 /// The child's CPU per gesture at a person's pace, one sample per repetition: `gestures`
 /// messages each `gap` after the answer to the one before, less what the child spends idle in
 /// the same time (its idle rate measured over a second before each repetition). CPU is read
@@ -326,7 +316,7 @@ private func pacedCPUPerGesture(
   _ child: ChildServer, socket: Connection, gestures: Int, gap: Duration, repetitions: Int,
   scenario: String, message: String
 ) throws -> (samples: [Double], switchesPerGesture: Double) {
-  try drivePaced(socket, count: 20, gap: gap, message: message, scenario: scenario)
+  try drive(socket, count: 20, gap: gap, message: { _ in message }, scenario: scenario)
   var samples: [Double] = []
   var switches: [Double] = []
   for _ in 0..<repetitions {
@@ -339,7 +329,7 @@ private func pacedCPUPerGesture(
       cpu: try child.scheduledNanoseconds(), switches: try child.contextSwitches(),
       at: ContinuousClock.now
     )
-    try drivePaced(socket, count: gestures, gap: gap, message: message, scenario: scenario)
+    try drive(socket, count: gestures, gap: gap, message: { _ in message }, scenario: scenario)
     let spent = Double(try child.scheduledNanoseconds() - start.cpu)
     let idle = idleRate * nanoseconds(ContinuousClock.now - start.at)
     samples.append(max(0, spent - idle) / Double(gestures) / 1_000)
