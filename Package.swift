@@ -30,6 +30,7 @@ let package = Package(
     .library(name: "Tether", targets: ["Tether"]),
     .library(name: "TetherFlow", targets: ["TetherFlow"]),
     .library(name: "TetherTerminal", targets: ["TetherTerminal"]),
+    .library(name: "TetherTerminalTesting", targets: ["TetherTerminalTesting"]),
     .library(name: "TetherTesting", targets: ["TetherTesting"]),
     .library(name: "TetherWeb", targets: ["TetherWeb"]),
     .library(name: "TetherWebTesting", targets: ["TetherWebTesting"]),
@@ -97,6 +98,12 @@ let package = Package(
     .target(
       name: "TetherTerminal",
       dependencies: ["Tether", "TetherFlow"],
+      swiftSettings: swiftSettings
+    ),
+    // Terminal screens driven by keys and read as text at a chosen size, in process.
+    .target(
+      name: "TetherTerminalTesting",
+      dependencies: ["TetherTerminal", "TetherFlow", "Tether"],
       swiftSettings: swiftSettings
     ),
     // The web view layer without a server: HTML views, patches, sessions. The HTTP and
@@ -171,7 +178,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TetherTerminalTests",
-      dependencies: ["TetherTerminal", "TetherFlow", "TetherTesting"],
+      dependencies: ["TetherTerminal", "TetherTerminalTesting", "TetherFlow", "TetherTesting"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -197,7 +204,9 @@ let package = Package(
     .testTarget(
       name: "TetherDocsTests",
       dependencies: [
-        "Tether", "TetherFlow", "TetherTerminal", "TetherWeb", "TetherTesting", "TetherWebTesting",
+        "Tether", "TetherFlow", "TetherTerminal", "TetherTerminalTesting", "TetherWeb",
+        "TetherTesting",
+        "TetherWebTesting",
         "TetherPubSub",
       ],
       swiftSettings: swiftSettings

@@ -36,6 +36,31 @@ public final class TerminalNavigator {
     presenter = ScreenPresenter(stack: stack, makeView: makeView)
   }
 
+  /// Creates a navigator that renders `stack`, each screen written as markup
+  /// (``TerminalScreen``) and shown through a ``TerminalScreenView``.
+  ///
+  /// - Parameters:
+  ///   - stack: The navigation state to render.
+  ///   - screens: Builds the screen for a destination; a switch over the app's destinations.
+  public convenience init<Destination>(
+    stack: ScreenStack<Destination>,
+    screens: @escaping @MainActor (Screen<Destination>) -> any TerminalScreen
+  ) {
+    self.init(stack: stack) { screen in Self.view(showing: screens(screen)) }
+  }
+
+  private static func view(showing screen: some TerminalScreen) -> any TerminalView {
+    TerminalScreenView(screen)
+  }
+
+  /// The view keys go to after the alert: the sheet's, else the top screen's.
+  public var focusedView: (any TerminalView)? { presenter.sheetView ?? presenter.topView }
+
+  /// The alert shown, if any, and the position of the button the keyboard is on.
+  public var alert: (alert: ScreenAlert, focus: Int)? {
+    presenter.alert.map { ($0, presenter.alertFocus ?? $0.initialFocus) }
+  }
+
   /// The title of the screen on top, if any.
   public var topTitle: String? { presenter.topTitle }
 

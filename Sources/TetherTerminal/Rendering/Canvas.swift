@@ -197,18 +197,21 @@ public struct Canvas: Equatable, Sendable {
 }
 
 extension Canvas {
-  /// Clears `frame` and draws a bold border around it, with `title` on its top edge: the
-  /// modal boxes' frame (alerts, confirmation dialogs, sheets).
+  /// Clears `frame` and draws a border around it (bold by default), with `title` on its top
+  /// edge: the modal boxes' frame (alerts, confirmation dialogs, sheets) and markup's boxes.
   ///
   /// - Parameters:
   ///   - frame: The box, border included; at least 2 × 2.
   ///   - title: Written on the top edge, cut to fit.
   ///   - titleStyle: How the title is drawn.
   ///   - rounded: Rounded corners (a sheet) rather than square ones (an alert).
-  mutating func drawBox(_ frame: Rect, title: String, titleStyle: CellStyle, rounded: Bool = false)
-  {
+  ///   - borderStyle: How the border is drawn.
+  mutating func drawBox(
+    _ frame: Rect, title: String, titleStyle: CellStyle, rounded: Bool = false,
+    borderStyle: CellStyle = CellStyle(bold: true)
+  ) {
+    let border = borderStyle
     guard frame.width >= 2, frame.height >= 2 else { return }
-    let border = CellStyle(bold: true)
     let (topLeft, topRight, bottomLeft, bottomRight) =
       rounded
       ? ("╭", "╮", "╰", "╯") : ("┌", "┐", "└", "┘")
@@ -220,6 +223,7 @@ extension Canvas {
       draw("│", x: frame.x + frame.width - 1, y: frame.y + row, style: border)
     }
     draw(bottomLeft + line + bottomRight, x: frame.x, y: frame.y + frame.height - 1, style: border)
+    guard !title.isEmpty else { return }
     draw(" \(title) ", x: frame.x + 2, y: frame.y, maxWidth: frame.width - 4, style: titleStyle)
   }
 }
