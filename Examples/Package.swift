@@ -426,6 +426,7 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "TetherTerminal", package: "Tether"),
+        .product(name: "TetherTerminalTesting", package: "Tether"),
         .product(name: "TetherTesting", package: "Tether"),
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],

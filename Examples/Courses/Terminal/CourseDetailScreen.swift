@@ -1,15 +1,28 @@
 import Courses
 import TetherTerminal
 
-/// A course: its name, lesson count and link.
-@MainActor
-enum CourseDetailScreen {
-  static func view(_ detail: CourseDetailViewModel) -> any TerminalView {
-    VStack([
-      Label(detail.titleText, style: bold), Label(detail.lessonsText),
-      Label(detail.linkText, style: dim),
-      Button(detail.removeTitle, key: "x", action: detail.removeRequested),
-      Button(detail.moreTitle, key: "m", action: detail.moreRequested),
-    ])
+/// A course: its name, lesson count and link. Removing is destructive: focus never starts on it,
+/// and the flow asks for a confirmation first.
+final class CourseDetailScreen: TerminalScreen {
+  enum Action { case remove, more }
+  private let detail: CourseDetailViewModel
+
+  init(_ detail: CourseDetailViewModel) { self.detail = detail }
+
+  var body: TerminalMarkup<Action> {
+    vstack {
+      text(detail.titleText).bold()
+      text(detail.lessonsText)
+      text(detail.linkText).dim()
+      button(detail.removeTitle, key: "x", role: .destructive).onPress(.remove)
+      button(detail.moreTitle, key: "m").onPress(.more)
+    }
+  }
+
+  func handle(_ action: Action) {
+    switch action {
+    case .remove: detail.removeRequested()
+    case .more: detail.moreRequested()
+    }
   }
 }

@@ -2,25 +2,44 @@ import Entry
 import TetherTerminal
 
 /// The greeting for the selected user; `c` opens the salutation picker.
-@MainActor
-enum GreetingScreen {
-  static func view(_ greeting: GreetingViewModel) -> any TerminalView {
-    VStack([
-      Label(""), Label(greeting.greeting, style: CellStyle(bold: true, foreground: .magenta)),
-      Label(""),
-      Button("Change salutation", key: "c") { greeting.changeSalutationRequested() },
-    ])
+final class GreetingScreen: TerminalScreen {
+  enum Action { case changeSalutation }
+  private let greeting: GreetingViewModel
+
+  init(_ greeting: GreetingViewModel) { self.greeting = greeting }
+
+  var body: TerminalMarkup<Action> {
+    vstack {
+      text("")
+      text(greeting.greeting.value).bold().foreground(.magenta)
+      text("")
+      button("Change salutation", key: "c").onPress(.changeSalutation)
+    }
+  }
+
+  func handle(_ action: Action) {
+    switch action {
+    case .changeSalutation: greeting.changeSalutationRequested()
+    }
   }
 }
 
 /// The salutation picker, in a sheet: ↑/↓ and Enter choose, Esc closes without a choice.
-@MainActor
-enum SalutationPickerScreen {
-  static func view(_ picker: SalutationPickerViewModel) -> any TerminalView {
-    ListView(rows: picker.rows) { row, _ in
-      [row.isCurrent ? "\(row.text) ✓" : row.text]
-    } onChoose: { index in
-      picker.choose(at: index)
+final class SalutationPickerScreen: TerminalScreen {
+  enum Action { case choose(Int) }
+  private let picker: SalutationPickerViewModel
+
+  init(_ picker: SalutationPickerViewModel) { self.picker = picker }
+
+  var body: TerminalMarkup<Action> {
+    list(picker.rows.value, label: "Salutations", onChoose: { .choose($0) }) { row in
+      text(row.isCurrent ? "\(row.text) ✓" : row.text)
+    }
+  }
+
+  func handle(_ action: Action) {
+    switch action {
+    case .choose(let index): picker.choose(at: index)
     }
   }
 }

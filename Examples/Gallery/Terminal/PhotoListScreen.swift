@@ -4,50 +4,67 @@ import TetherFlow
 import TetherTerminal
 
 /// The Gallery's popular photos: title and date · description per row, paging as the
-/// selection nears the end.
-@MainActor
-enum PhotoListScreen {
-  static func view(_ list: PhotoListViewModel, tick: Property<Int>) -> any TerminalView {
-    let added = list.added
-    // A terminal sends a photo by its path: the same rules as the browser's file input.
-    let reader = TerminalFileReader()
-    let searchShown = list.$isSearching.combineLatest(with: list.searchText).map {
-      searching, text in searching || !text.isEmpty
+/// selection nears the end. `/` searches the titles (Enter keeps the search, Escape clears
+/// it); `a` adds a photo by its path, with the browser's file-input rules.
+final class PhotoListScreen: TerminalScreen {
+  enum Action {
+    case choose(Int), reached(Int), reload, search, searchEnded, searchCancelled
+    case add, pathEntered, pathCancelled
+  }
+
+  private let photos: PhotoListViewModel
+  private let tick: Property<Int>
+  private let reload: () -> Void
+  private let reader = TerminalFileReader()
+
+  init(_ photos: PhotoListViewModel, tick: Property<Int>) {
+    self.photos = photos
+    self.tick = tick
+    reload = asyncAction { await photos.reloadRequested() }
+  }
+
+  var body: TerminalMarkup<Action> {
+    let added = photos.added
+    vstack {
+      if photos.isSearching || !photos.searchText.value.isEmpty {
+        textField(photos.searchText, placeholder: "Search titles")
+          .onSubmit(.searchEnded).onCancel(.searchCancelled).focused(photos.isSearching)
+      }
+      if added.isTypingPath {
+        textField(added.pathText, placeholder: "Path to a photo")
+          .onSubmit(.pathEntered).onCancel(.pathCancelled).focused(true)
+      }
+      loadStatus(
+        isLoading: photos.isLoading, errorMessage: photos.errorMessage,
+        loadingMessage: "Loading popular photos…", tick: tick)
+      if let empty = photos.emptyStateMessage { text(empty).dim() }
+      list(
+        photos.rows, label: "Photos", rowHeight: 2, onChoose: { .choose($0) },
+        onMove: { .reached($0) }
+      ) { cell in
+        text(cell.titleText)
+        text(cell.subtitleText).dim()
+      }
+      .focused(!photos.isSearching && !added.isTypingPath)
+      text("\(photos.statusText) · Enter open · / search · a add photo · r refresh").dim()
+      if let entries = added.entryLines.value { text(entries).dim() }
+      if let line = added.addedLine.value { text(line) }
     }
-    return Screenful(
-      VStack([
-        // `/` searches the titles; Enter keeps the search, Escape clears it.
-        Shown(
-          when: searchShown,
-          TextField(
-            list.searchText, placeholder: "Search titles", isFocused: list.$isSearching,
-            onSubmit: { list.searchEnded() }, onCancel: { list.searchCancelled() })),
-        // `a` adds a photo by its path; the field takes the keys before the list does.
-        Shown(
-          when: added.$isTypingPath,
-          TextField(
-            added.pathText, placeholder: "Path to a photo", isFocused: added.$isTypingPath,
-            onSubmit: { reader.offer(path: added.pathEntered(), to: added.files) },
-            onCancel: { added.pathCancelled() })),
-        loadStatus(
-          isLoading: list.$isLoading, errorMessage: list.$errorMessage,
-          loadingMessage: "Loading popular photos…", tick: tick),
-        OptionalLabel(list.$emptyStateMessage, style: dim),
-        ListView(
-          rows: list.$rows, rowHeight: 2,
-          format: { cell, _ in [cell.titleText, cell.subtitleText] },
-          onSelectionChange: { row in Task { await list.userReached(row: row) } },
-          onChoose: { list.userSelected(row: $0) }),
-        Label(
-          list.$statusText.map { "\($0) · Enter open · / search · a add photo · r refresh" },
-          style: dim),
-        OptionalLabel(added.entryLines, style: dim),
-        OptionalLabel(added.addedLine),
-      ]),
-      keys: [
-        .character("r"): asyncAction { await list.reloadRequested() },
-        .character("/"): { list.searchRequested() },
-        .character("a"): { added.addRequested() },
-      ])
+    .onKey("r", .reload).onKey("/", .search).onKey("a", .add)
+  }
+
+  func handle(_ action: Action) {
+    let added = photos.added
+    switch action {
+    case .choose(let row): photos.userSelected(row: row)
+    case .reached(let row): Task { await photos.userReached(row: row) }
+    case .reload: reload()
+    case .search: photos.searchRequested()
+    case .searchEnded: photos.searchEnded()
+    case .searchCancelled: photos.searchCancelled()
+    case .add: added.addRequested()
+    case .pathEntered: reader.offer(path: added.pathEntered(), to: added.files)
+    case .pathCancelled: added.pathCancelled()
+    }
   }
 }

@@ -3,32 +3,52 @@ import Tether
 import TetherFlow
 import TetherTerminal
 
-/// The Profile header, drawn from whichever binding style is chosen (they all agree).
-@MainActor
-enum ProfileScreen {
-  static func view(_ screen: ProfileScreenViewModel, tick: Property<Int>) -> any TerminalView {
-    let styles = screen.styles
-    let titles = styles.enumerated().map { index, style in "\(index + 1) \(style.rawValue)" }
-    let selected = screen.$style.map { styles.firstIndex(of: $0) ?? 0 }
-    var keys: [Key: () -> Void] = [
-      .character("n"): asyncAction { await screen.nextProfileRequested() },
-      .character("r"): asyncAction { await screen.reloadRequested() },
-    ]
-    for (index, style) in styles.enumerated() {
-      keys[.character(Character("\(index + 1)"))] = { screen.userSelected(style: style) }
+/// The Profile header, drawn from whichever binding style is chosen (they all agree). The
+/// styles are tabs: ← and → while they have focus, or 1–4 from anywhere.
+final class ProfileScreen: TerminalScreen {
+  enum Action { case style(Int), next, reload }
+  private let profile: ProfileScreenViewModel
+  private let tick: Property<Int>
+  private let next: () -> Void
+  private let reload: () -> Void
+
+  init(_ profile: ProfileScreenViewModel, tick: Property<Int>) {
+    self.profile = profile
+    self.tick = tick
+    next = asyncAction { await profile.nextProfileRequested() }
+    reload = asyncAction { await profile.reloadRequested() }
+  }
+
+  var body: TerminalMarkup<Action> {
+    let styles = profile.styles
+    var markup: TerminalMarkup<Action> = vstack {
+      tabs(
+        styles.enumerated().map { "\($0.offset + 1) \($0.element.rawValue)" },
+        selected: styles.firstIndex(of: profile.style) ?? 0, label: "Binding style"
+      ) { .style($0) }
+      text("1-4 switch style · n next profile · every style renders the same header").dim()
+      text("")
+      loadStatus(
+        isLoading: profile.isLoading.value, errorMessage: profile.errorMessage.value,
+        loadingMessage: "Loading profile…", tick: tick)
+      text(Self.headerText(profile.display.value), wraps: true)
     }
-    return Screenful(
-      VStack([
-        TabBar(titles, selected: selected),
-        Label(
-          "1-4 switch style · n next profile · every style renders the same header", style: dim),
-        Label(""),
-        loadStatus(
-          isLoading: screen.isLoading, errorMessage: screen.errorMessage,
-          loadingMessage: "Loading profile…", tick: tick),
-        Label(screen.display.map(headerText), wraps: true),
-      ]),
-      keys: keys)
+    .onKey("n", .next).onKey("r", .reload)
+    for index in styles.indices {
+      markup = markup.onKey(Character("\(index + 1)"), .style(index))
+    }
+    return markup
+  }
+
+  func handle(_ action: Action) {
+    switch action {
+    case .style(let index):
+      if profile.styles.indices.contains(index) {
+        profile.userSelected(style: profile.styles[index])
+      }
+    case .next: next()
+    case .reload: reload()
+    }
   }
 
   /// The header as lines: nickname, bio, the three counters, the avatar's address.

@@ -186,9 +186,11 @@ struct ShowcaseCommand: AsyncParsableCommand {
     }
     let session = try TerminalSession()
     let stack = ScreenStack<ShowcaseDestination>()
-    let navigator = TerminalNavigator(stack: stack) { screen in
-      ShowcaseViews.makeView(for: screen, tick: session.tick)
-    }
+    let navigator = TerminalNavigator(
+      stack: stack,
+      screens: { screen in
+        ShowcaseViews.makeScreen(for: screen, tick: session.tick)
+      })
     let flow = MainFlowController(services: services)
     if let path {
       // A path that names no screen lands on the nearest one, with an alert saying so.

@@ -60,9 +60,11 @@ func eventually(_ condition: () -> Bool) async -> Bool {
       try await withShowcaseServer(faults: faults) { url in
         let stack = ScreenStack<ShowcaseDestination>()
         let tick = MutableProperty(0)
-        let navigator = TerminalNavigator(stack: stack) { screen in
-          ShowcaseViews.makeView(for: screen, tick: tick)
-        }
+        let navigator = TerminalNavigator(
+          stack: stack,
+          screens: { screen in
+            ShowcaseViews.makeScreen(for: screen, tick: tick)
+          })
         let flow = MainFlowController(services: .http(baseURL: url, timeout: .seconds(5)))
         _ = await flow.openPresentingFailure(ScreenPath(parsing: app.path), on: stack)
         var text: String { navigator.render(width: 100, height: 30).text }

@@ -64,9 +64,11 @@ struct TerminalApp {
   private func app(_ services: ShowcaseServices = Self.services) -> TerminalApp {
     let tick = self.tick
     let stack = ScreenStack<ShowcaseDestination>()
-    let navigator = TerminalNavigator(stack: stack) { screen in
-      ShowcaseViews.makeView(for: screen, tick: tick)
-    }
+    let navigator = TerminalNavigator(
+      stack: stack,
+      screens: { screen in
+        ShowcaseViews.makeScreen(for: screen, tick: tick)
+      })
     MainFlowController(services: services).startFlow(on: stack)
     return TerminalApp(stack: stack, navigator: navigator)
   }

@@ -3,129 +3,85 @@ import TetherFlow
 import TetherTerminal
 import Todos
 
-/// TodoMVC in the terminal: the same view model as the web page. The new-item field and the
-/// list take turns with Tab (the view model's focus); in the list, Space toggles, Enter or `e`
-/// edits in place, `x` deletes, `a` toggles all, `c` clears completed, `1` `2` `3` filter.
-/// The keys are shown on screen.
-@MainActor
-final class TodosTerminalScreen: TerminalView {
+/// TodoMVC in the terminal: the same view model as the web page, which decides focus (Tab
+/// goes between the new-item field and the list by its rule). In the list, Space toggles,
+/// Enter or `e` edits in place, `x` deletes, `a` toggles all, `c` clears completed, `1` `2` `3`
+/// filter; a field takes those characters as text while it has focus. The keys are shown on
+/// screen.
+final class TodosTerminalScreen: TerminalScreen {
+  enum Action {
+    case add, tab, moved(Int), edit(Int), toggle, editSelected, destroy, toggleAll, clear
+    case show(TodoListViewModel.Filter), commit, cancel
+  }
+
   private let todos: TodoListViewModel
-  private let newTodo: TextField
-  private let edit: TextField
-  private let list: ListView<TodoListViewModel.Row>
-  private let listFocused: Property<Bool>
-  private let editing: Property<Bool>
+  /// The list's selected row, as the list reports it.
+  private var selected = 0
 
-  init(_ todos: TodoListViewModel) {
-    self.todos = todos
-    listFocused = todos.$focus.map { $0 == .list }
-    editing = todos.$focus.map { if case .edit = $0 { true } else { false } }
-    newTodo = TextField(
-      todos.newTitle, placeholder: "What needs to be done?",
-      isFocused: todos.$focus.map { $0 == .newTodo }, onSubmit: { todos.addRequested() })
-    edit = TextField(
-      todos.editTitle, isFocused: editing, onSubmit: { todos.commitEdit() },
-      onCancel: { todos.cancelEdit() })
-    list = ListView(rows: todos.$rows, format: Self.row) { index in
-      guard todos.rows.indices.contains(index) else { return }
-      todos.startEditing(id: todos.rows[index].id)
+  init(_ todos: TodoListViewModel) { self.todos = todos }
+
+  var body: TerminalMarkup<Action> {
+    vstack {
+      textField(todos.newTitle, placeholder: "What needs to be done?", label: "New todo")
+        .onSubmit(.add).focused(todos.focus == .newTodo)
+      text("")
+      if let message = todos.errorMessage { text(message).foreground(.red) }
+      if todos.isEmpty {
+        spacer()
+      } else {
+        list(todos.rows, label: "Todos", onChoose: { .edit($0) }, onMove: { .moved($0) }) { row in
+          text((row.completed ? "[x] " : "[ ] ") + row.title)
+        }
+        .focused(todos.focus == .list)
+        .onKey(" ", .toggle).onKey("e", .editSelected).onKey("x", .destroy).onKey(.delete, .destroy)
+        .onKey("a", .toggleAll).onKey("c", .clear)
+        .onKey("1", .show(.all)).onKey("2", .show(.active)).onKey("3", .show(.completed))
+      }
+      if case .edit = todos.focus {
+        text("Edit (Enter saves, Esc cancels):").dim()
+        textField(todos.editTitle, label: "Edit todo").onSubmit(.commit).onCancel(.cancel)
+          .focused(true)
+      }
+      if !todos.isEmpty { text(footer) }
+      if let openTabs = todos.openTabs { text(openTabs).dim() }
+      text(hint).dim()
     }
+    .onKey(.tab, .tab).onKey(.backTab, .tab)
   }
 
-  func preferredHeight(width: Int) -> Int? { nil }
-
-  func draw(in canvas: inout Canvas, frame: Rect) {
-    guard frame.height > 0 else { return }
-    var y = frame.y
-    newTodo.draw(in: &canvas, frame: Rect(x: frame.x, y: y, width: frame.width, height: 1))
-    y += 2
-    if let message = todos.errorMessage {
-      canvas.draw(
-        message, x: frame.x, y: y, maxWidth: frame.width, style: CellStyle(foreground: .red))
-      y += 1
+  private var footer: String {
+    let filters = TodoListViewModel.Filter.allCases.enumerated().map { index, filter in
+      filter == todos.filter ? "[\(index + 1) \(filter.title)]" : " \(index + 1) \(filter.title) "
     }
-    let footerRows = todos.isEmpty ? 1 : 3
-    let listRows = max(0, frame.y + frame.height - y - footerRows - (editing.value ? 2 : 0))
-    if !todos.isEmpty, listRows > 0 {
-      if !listFocused.value, !editing.value {
-        // The selection shows only while the list has focus.
-        canvas.draw(" ", x: frame.x, y: y, maxWidth: 0)
-      }
-      list.draw(in: &canvas, frame: Rect(x: frame.x, y: y, width: frame.width, height: listRows))
-      y += listRows
-    }
-    if editing.value {
-      canvas.draw(
-        "Edit (Enter saves, Esc cancels):", x: frame.x, y: y, maxWidth: frame.width,
-        style: CellStyle(dim: true))
-      edit.draw(in: &canvas, frame: Rect(x: frame.x, y: y + 1, width: frame.width, height: 1))
-      y += 2
-    }
-    if !todos.isEmpty {
-      let filters = TodoListViewModel.Filter.allCases.enumerated().map { index, filter in
-        filter == todos.filter ? "[\(index + 1) \(filter.title)]" : " \(index + 1) \(filter.title) "
-      }.joined(separator: " ")
-      let clear = todos.completedCount > 0 ? "  c Clear completed" : ""
-      canvas.draw(
-        "\(todos.itemsLeft)  \(filters)\(clear)", x: frame.x, y: y, maxWidth: frame.width)
-      y += 1
-    }
-    if let openTabs = todos.openTabs, y < frame.y + frame.height - 1 {
-      canvas.draw(openTabs, x: frame.x, y: y, maxWidth: frame.width, style: CellStyle(dim: true))
-    }
-    let hint =
-      switch todos.focus {
-      case .newTodo: "Type a todo, Enter adds · Tab list · Ctrl-C quit"
-      case .list: "Space toggle · Enter/e edit · x delete · a all · Tab field · Esc back · q quit"
-      case .edit: "Enter saves · Esc cancels"
-      }
-    canvas.draw(
-      hint, x: frame.x, y: frame.y + frame.height - 1, maxWidth: frame.width,
-      style: CellStyle(dim: true))
+    let clear = todos.completedCount > 0 ? "  c Clear completed" : ""
+    return "\(todos.itemsLeft)  \(filters.joined(separator: " "))\(clear)"
   }
 
-  func handle(_ key: Key) -> Bool {
-    if key == .tab || key == .backTab {
-      todos.tabPressed()
-      return true
-    }
+  private var hint: String {
     switch todos.focus {
-    case .newTodo:
-      return newTodo.handle(key)
-    case .edit:
-      return edit.handle(key)
-    case .list:
-      return handleInList(key)
+    case .newTodo: "Type a todo, Enter adds · Tab list · Ctrl-C quit"
+    case .list: "Space toggle · Enter/e edit · x delete · a all · Tab field · Esc back · q quit"
+    case .edit: "Enter saves · Esc cancels"
     }
   }
 
-  private func handleInList(_ key: Key) -> Bool {
+  func handle(_ action: Action) {
     let rows = todos.rows
-    let selected = rows.indices.contains(list.selection.value) ? rows[list.selection.value] : nil
-    switch key {
-    case .character(" "):
-      if let selected { todos.toggle(id: selected.id) }
-    case .character("e"):
-      if let selected { todos.startEditing(id: selected.id) }
-    case .character("x"), .delete:
-      if let selected { todos.destroy(id: selected.id) }
-    case .character("a"):
-      todos.toggleAllRequested()
-    case .character("c"):
-      todos.clearCompleted()
-    case .character("1"):
-      todos.show(.all)
-    case .character("2"):
-      todos.show(.active)
-    case .character("3"):
-      todos.show(.completed)
-    default:
-      return list.handle(key)
+    let row = rows.indices.contains(selected) ? rows[selected] : nil
+    switch action {
+    case .add: todos.addRequested()
+    case .tab: todos.tabPressed()
+    case .moved(let index): selected = index
+    case .edit(let index):
+      if rows.indices.contains(index) { todos.startEditing(id: rows[index].id) }
+    case .toggle: if let row { todos.toggle(id: row.id) }
+    case .editSelected: if let row { todos.startEditing(id: row.id) }
+    case .destroy: if let row { todos.destroy(id: row.id) }
+    case .toggleAll: todos.toggleAllRequested()
+    case .clear: todos.clearCompleted()
+    case .show(let filter): todos.show(filter)
+    case .commit: todos.commitEdit()
+    case .cancel: todos.cancelEdit()
     }
-    return true
-  }
-
-  private static func row(_ row: TodoListViewModel.Row, width: Int) -> [String] {
-    [(row.completed ? "[x] " : "[ ] ") + row.title]
   }
 }

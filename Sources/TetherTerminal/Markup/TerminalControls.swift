@@ -33,6 +33,11 @@ struct TerminalControl<Action> {
   var onFocus: Action?
   /// The view model asks for focus here (``TerminalMarkup/focused(_:)``).
   var wantsFocus = false
+  /// A button's key, which presses it from anywhere on the screen.
+  var key: Character?
+
+  /// What the control shows as its text: a button's title with its key.
+  var caption: String { key.map { "\(label) (\($0))" } ?? label }
 }
 
 /// A list's rows, as markup hands them to the layer: how many, each one's markup, and the
@@ -108,11 +113,20 @@ public func canvas<Action>(_ view: any TerminalView) -> TerminalMarkup<Action> {
 
 /// A button: Enter or Space presses it while it is focused; ``TerminalMarkup/onPress(_:)`` says
 /// what it sends.
+///
+/// - Parameters:
+///   - title: Its label.
+///   - key: A key that presses it from anywhere on the screen (unless a field takes the
+///     character), shown after the title: `[ Fetch user (f) ]`.
+///   - role: A destructive button is drawn in red, and focus never starts on it.
+/// - Returns: The button.
 @MainActor
-public func button<Action>(_ title: String, role: TerminalButtonRole = .normal)
-  -> TerminalMarkup<Action>
-{
-  TerminalMarkup([.control(TerminalControl(kind: .button(role), label: title))])
+public func button<Action>(
+  _ title: String, key: Character? = nil, role: TerminalButtonRole = .normal
+) -> TerminalMarkup<Action> {
+  var control = TerminalControl<Action>(kind: .button(role), label: title)
+  control.key = key
+  return TerminalMarkup([.control(control)])
 }
 
 /// A checkbox bound to a view model's flag: Space or Enter toggles it while it is focused.

@@ -82,7 +82,7 @@ enum TerminalMarkupLayout<Action> {
       totalWidth(children(of: nodes, under: "").map(\.node), spacing: spacing)
     case .control(let control):
       switch control.kind {
-      case .button: DisplayWidth.of(control.label) + 4
+      case .button: DisplayWidth.of(control.caption) + 4
       case .checkbox: DisplayWidth.of(control.label) + 4
       case .choice(let options, _, _, _):
         options.map { DisplayWidth.of($0) + 4 }.reduce(0, +) + max(0, options.count - 1)
@@ -134,11 +134,12 @@ enum TerminalMarkupLayout<Action> {
     return total
   }
 
-  /// Each child's columns in a row `width` wide: its own width first, in order, as long as
-  /// there is room; then the children with none share what is left, the first ones taking a
-  /// column more when it does not divide evenly.
+  /// Each child's columns in a row `width` wide: its own width first; when those do not all
+  /// fit, the widest gives up columns first (a long title is cut before the short count beside
+  /// it). Then the children with none share what is left, the first ones taking a column more
+  /// when it does not divide evenly.
   static func widths(_ nodes: [Node], spacing: Int, in width: Int) -> [Int] {
-    var left = max(0, width - spacing * max(0, nodes.count - 1))
+    let room = max(0, width - spacing * max(0, nodes.count - 1))
     var result = nodes.map { _ in 0 }
     var flexible: [Int] = []
     for (index, node) in nodes.enumerated() {
@@ -146,9 +147,16 @@ enum TerminalMarkupLayout<Action> {
         flexible.append(index)
         continue
       }
-      result[index] = min(own, left)
-      left -= result[index]
+      result[index] = min(own, room)
     }
+    var over = result.reduce(0, +) - room
+    while over > 0, let widest = result.indices.max(by: { result[$0] < result[$1] }) {
+      let next = result.filter { $0 < result[widest] }.max() ?? 0
+      let cut = min(over, max(1, result[widest] - next))
+      result[widest] -= cut
+      over -= cut
+    }
+    let left = max(0, room - result.reduce(0, +))
     guard !flexible.isEmpty else { return result }
     for (position, index) in flexible.enumerated() {
       result[index] = left / flexible.count + (position < left % flexible.count ? 1 : 0)

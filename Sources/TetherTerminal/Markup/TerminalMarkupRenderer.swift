@@ -140,6 +140,9 @@ struct TerminalMarkupRenderer<Action> {
         found.targets.append(TerminalFocusTarget(id: id, frame: frame, control: control))
       }
       if control.wantsFocus, found.wanted == nil { found.wanted = id }
+      if let key = control.key, let action = control.onPress, control.isEnabled {
+        found.shortcuts.append((.character(key), action))
+      }
     }
     let isFocused = drawing && !inRow && focused == id
     var style = style
@@ -150,7 +153,7 @@ struct TerminalMarkupRenderer<Action> {
       var look = style.adding(CellStyle(bold: control.isEnabled, inverse: isFocused))
       if role == .destructive, control.isEnabled { look.foreground = .red }
       canvas.draw(
-        "[ \(control.label) ]", x: frame.x, y: frame.y, maxWidth: frame.width, style: look)
+        "[ \(control.caption) ]", x: frame.x, y: frame.y, maxWidth: frame.width, style: look)
     case .checkbox(let isOn, _, _):
       guard drawing else { return }
       let mark = isOn ? "[x]" : "[ ]"

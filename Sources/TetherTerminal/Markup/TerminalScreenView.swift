@@ -72,11 +72,12 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
 
   /// Handles `key` by the rules above; `false` for a key the screen does not use.
   public func handle(_ key: Key) -> Bool {
-    if isStale, let lastFrame {
+    if isStale {
       // An action or an edit since the last frame may have changed what is shown: the key goes
-      // to what the screen shows now, not to the last frame drawn.
-      let nodes = screen.body.nodes
-      find(nodes, in: lastFrame, canvas: Canvas(width: lastFrame.width, height: lastFrame.height))
+      // to what the screen shows now, not to the last frame drawn (a key before any frame is
+      // laid out at a common terminal's size).
+      let frame = lastFrame ?? Rect(x: 0, y: 0, width: 80, height: 24)
+      find(screen.body.nodes, in: frame, canvas: Canvas(width: frame.width, height: frame.height))
       states.endFrame()
     }
     let used = dispatch(key)

@@ -2,16 +2,19 @@ import Tether
 import TetherTerminal
 
 /// The terminal face of the shared load cycle: a spinner while loading, then the error (with
-/// the key that reloads) if the load failed. One view for every screen that fetches.
+/// the key that reloads) if the load failed. One piece of markup for every screen that fetches;
+/// the clock is read only while the spinner shows, so its ticks redraw nothing otherwise.
 @MainActor
-func loadStatus(
-  isLoading: Property<Bool>, errorMessage: Property<String?>, loadingMessage: String,
-  reloadKey: Character = "r", tick: Property<Int>
-) -> VStack {
-  VStack([
-    Spinner(isActive: isLoading, message: loadingMessage, tick: tick),
-    OptionalLabel(
-      errorMessage.map { $0.map { "⚠ \($0) — press \(reloadKey) to retry" } },
-      style: CellStyle(bold: true, foreground: .red)),
-  ])
+@TerminalMarkupBuilder<Action>
+func loadStatus<Action>(
+  isLoading: Bool, errorMessage: String?, loadingMessage: String, reloadKey: Character = "r",
+  tick: Property<Int>
+) -> TerminalMarkup<Action> {
+  if isLoading {
+    text("\(Spinner.frames[abs(tick.value) % Spinner.frames.count]) \(loadingMessage)")
+      .foreground(.cyan)
+  }
+  if let errorMessage {
+    text("⚠ \(errorMessage) — press \(reloadKey) to retry").bold().foreground(.red)
+  }
 }
