@@ -12,7 +12,8 @@ import Tether
 ///   popped screen stops, and the view model it holds is released.
 ///
 /// ```swift
-/// Button("Retry", key: "r", action: asyncAction { await list.reloadRequested() })
+/// let retry = asyncAction { await list.reloadRequested() }
+/// retry()  // starts a reload; a second call while it runs starts it over
 /// ```
 ///
 /// A synchronous input needs no wrapping: pass it as it is, so its effect is rendered with the

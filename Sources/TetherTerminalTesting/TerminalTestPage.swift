@@ -5,7 +5,7 @@ import TetherTerminal
 /// A terminal app mounted in process, driven by keys as a person drives it and read as the
 /// terminal would show it, at a size the test picks — no TTY and no tmux.
 ///
-/// Every step goes through the app's own ``TerminalNavigator``: keys by the layer's rules (the
+/// Every step goes through the app's own `TerminalNavigator`: keys by the layer's rules (the
 /// alert, then the focused control, the screen's shortcuts, focus, navigation), frames by its
 /// layout. ``press(_:)-(String)`` reaches a control by its label the way a person does, with
 /// Tab, and fails if Tab never gets there.

@@ -1,116 +1,164 @@
+import Foundation
 import Testing
 import Tether
 import TetherFlow
+import TetherTerminalTesting
 
 @testable import TetherTerminal
 
+/// A screen of one field and a button after it, for the field's rules.
 @MainActor
-@Suite struct InputViewTests {
-  private func drawn(_ view: any TerminalView, width: Int = 20) -> String {
-    var canvas = Canvas(width: width, height: 1)
-    view.draw(in: &canvas, frame: Rect(x: 0, y: 0, width: width, height: 1))
-    return canvas.text
+private final class FieldScreen: TerminalScreen {
+  enum Action { case submit, cancel }
+  let title: MutableProperty<String>
+  let cancels: Bool
+  let focused: Bool
+  var onSubmit: () -> Void = {}
+  private(set) var cancelled = 0
+
+  init(_ title: MutableProperty<String>, cancels: Bool = false, focused: Bool = true) {
+    self.title = title
+    self.cancels = cancels
+    self.focused = focused
   }
 
-  private func type(_ text: String, into view: any TerminalView) {
+  var body: TerminalMarkup<Action> {
+    if cancels {
+      textField(title, placeholder: "What needs to be done?").onSubmit(.submit).onCancel(.cancel)
+    } else {
+      textField(title, placeholder: "What needs to be done?").onSubmit(.submit)
+    }
+    button("Other").focused(!focused)
+  }
+
+  func handle(_ action: Action) {
+    switch action {
+    case .submit: onSubmit()
+    case .cancel: cancelled += 1
+    }
+  }
+}
+
+@MainActor
+@Suite struct InputViewTests {
+  private func mount(_ screen: FieldScreen, width: Int = 30) -> TerminalTestPage {
+    let stack = ScreenStack<Int>()
+    let page = TerminalTestPage(stack: stack, width: width, height: 6) { _ in screen }
+    stack.setRoot(Screen(0, title: "Form"))
+    return page
+  }
+
+  /// Feeds `bytes` through the terminal's key parser, as a terminal sends them.
+  private func send(_ bytes: String, to page: TerminalTestPage) {
     var parser = KeyParser()
-    for key in parser.feed(Array(text.utf8)) + parser.flush() { _ = view.handle(key) }
+    for key in parser.feed(Array(bytes.utf8)) + parser.flush() { page.press(key) }
+  }
+
+  /// The field's row, without the screen's margin.
+  private func fieldRow(_ page: TerminalTestPage) -> String {
+    String(page.text.split(separator: "\n", omittingEmptySubsequences: false)[2].dropFirst())
   }
 
   @Test func typedTextReachesTheModelAndEditingKeysWork() {
     let title = MutableProperty("")
-    let field = TextField(title, placeholder: "What needs to be done?")
-    #expect(drawn(field, width: 30).contains("What needs to be done?"))
-    type("Buy mlk", into: field)
+    let page = mount(FieldScreen(title))
+    #expect(page.shows("What needs to be done?"))
+    send("Buy mlk", to: page)
     #expect(title.value == "Buy mlk")
-    type("\u{1B}[D\u{1B}[Di", into: field)  // ← ← i
-    #expect(title.value == "Buy milk" && field.editing.cursor == 6)
-    type("\u{1}\u{1B}[3~b", into: field)  // Ctrl-A, Delete, b
+    send("\u{1B}[D\u{1B}[Di", to: page)  // ← ← i
+    #expect(title.value == "Buy milk")
+    send("\u{1}\u{1B}[3~b", to: page)  // Ctrl-A, Delete, b
     #expect(title.value == "buy milk")
-    type("\u{5}\u{17}", into: field)  // Ctrl-E, Ctrl-W
+    send("\u{5}\u{17}", to: page)  // Ctrl-E, Ctrl-W
     #expect(title.value == "buy ")
-    type("\u{15}", into: field)  // Ctrl-U
+    send("\u{15}", to: page)  // Ctrl-U
     #expect(title.value == "")
-    #expect(field.handle(.character("q")), "q is text in a field, not quit")
-    #expect(!field.handle(.down) && !field.handle(.tab), "↓ and Tab are the screen's")
+    page.press(.character("q"))
+    #expect(title.value == "q" && page.exit == nil, "q is text in a field, not quit")
+    page.press(.down)
+    #expect(page.focusedLabel == "Other", "↓ is the screen's: it moves focus")
   }
 
   @Test func enterSubmitsAndTheModelClearingTheFieldShows() {
     let title = MutableProperty("")
     var added: [String] = []
-    let field = TextField(
-      title,
-      onSubmit: {
-        added.append(title.value.trimmingCharacters(in: .whitespaces))
-        title.value = ""
-      })
-    type("Milk  \r", into: field)
+    let screen = FieldScreen(title)
+    screen.onSubmit = {
+      added.append(title.value.trimmingCharacters(in: .whitespaces))
+      title.value = ""
+    }
+    let page = mount(screen)
+    send("Milk  \r", to: page)
     #expect(added == ["Milk"])
-    #expect(title.value == "" && field.editing.text == "" && field.editing.cursor == 0)
-    type("Eggs", into: field)
-    #expect(field.editing.text == "Eggs", "typing goes on after the model cleared the field")
+    #expect(title.value == "" && page.shows("What needs to be done?"))
+    send("Eggs", to: page)
+    #expect(title.value == "Eggs", "typing goes on after the model cleared the field")
   }
 
   @Test func aPasteIsInsertedOnOneLineAndPressesNothing() {
     let title = MutableProperty("")
     var submitted = 0
-    let field = TextField(title, onSubmit: { submitted += 1 })
-    type("\u{1B}[200~first line\r\nsecond line\u{1B}[201~", into: field)
+    let screen = FieldScreen(title)
+    screen.onSubmit = { submitted += 1 }
+    let page = mount(screen)
+    send("\u{1B}[200~first line\r\nsecond line\u{1B}[201~", to: page)
     #expect(title.value == "first line second line")
     #expect(submitted == 0, "a pasted line break is not Enter")
   }
 
   @Test func wideTextScrollsAndTheCursorNeverSplitsACharacter() {
     let title = MutableProperty("")
-    let field = TextField(title)
-    type("日本語のテキスト", into: field)
-    // 10 columns: "› " and 8 columns of text, the cursor's cell included.
-    let shown = drawn(field, width: 10)
+    // 12 columns: a margin each side, "› " and 8 columns of text, the cursor's cell included.
+    let page = mount(FieldScreen(title), width: 12)
+    send("日本語のテキスト", to: page)
+    let shown = fieldRow(page)
     #expect(shown.hasPrefix("› "))
     #expect(shown.contains("キスト"), "the end of the text, where the cursor is: \(shown)")
     #expect(!shown.contains("日"), "the start scrolled away")
-    type("\u{1}", into: field)
-    #expect(drawn(field, width: 10).contains("日本語"))
+    send("\u{1}", to: page)
+    #expect(fieldRow(page).contains("日本語"))
   }
 
   @Test func anUnfocusedFieldTakesNoKeysAndShowsNoCursor() {
     let title = MutableProperty("abc")
-    let focused = MutableProperty(false)
-    let field = TextField(title, isFocused: focused)
-    #expect(!field.handle(.character("x")))
+    let page = mount(FieldScreen(title, focused: false))
+    #expect(page.focusedLabel == "Other" && !fieldRow(page).hasPrefix("›"))
+    page.press(.character("x"))
     #expect(title.value == "abc")
-    focused.value = true
-    #expect(field.handle(.character("x")))
-    #expect(title.value == "abcx")
+    page.press(.backTab, .character("x"))
+    #expect(title.value == "abcx" && fieldRow(page).hasPrefix("›"))
   }
 
   @Test func escapeCancelsOnlyWhenTheFieldCan() {
-    let title = MutableProperty("draft")
-    #expect(!TextField(title).handle(.escape), "no onCancel: Escape goes back")
-    var cancelled = false
-    #expect(TextField(title, onCancel: { cancelled = true }).handle(.escape) && cancelled)
+    let cancelling = FieldScreen(MutableProperty("draft"), cancels: true)
+    let page = mount(cancelling)
+    page.press(.escape)
+    #expect(cancelling.cancelled == 1)
+    let plain = FieldScreen(MutableProperty("draft"))
+    let stack = ScreenStack<Int>()
+    let other = TerminalTestPage(stack: stack, width: 30, height: 6) { _ in plain }
+    stack.setRoot(Screen(0, title: "List"))
+    stack.push(Screen(1, title: "Form"))
+    other.press(.escape)
+    #expect(stack.screens.count == 1, "no onCancel: Escape goes back")
   }
 
   @Test func aCheckboxTogglesOnSpaceAndFollowsItsModel() {
+    final class Box: TerminalScreen {
+      let done: MutableProperty<Bool>
+      init(_ done: MutableProperty<Bool>) { self.done = done }
+      var body: TerminalMarkup<Never> { checkbox("Done", isOn: done) }
+    }
     let done = MutableProperty(false)
-    let box = Checkbox("Done", isOn: done)
-    #expect(drawn(box).hasPrefix("[ ] Done"))
-    #expect(box.handle(.character(" ")) && done.value)
-    #expect(drawn(box).hasPrefix("[x] Done"))
+    let stack = ScreenStack<Int>()
+    let page = TerminalTestPage(stack: stack, width: 20, height: 4) { _ in Box(done) }
+    stack.setRoot(Screen(0, title: "Box"))
+    #expect(page.shows("[ ] Done"))
+    page.press(.character(" "))
+    #expect(done.value && page.shows("[x] Done"))
     done.value = false
-    #expect(drawn(box).hasPrefix("[ ] Done"))
-    #expect(!box.handle(.character("x")))
-  }
-
-  @Test func anHStackLaysOutLeftToRight() {
-    let done = MutableProperty(true)
-    let row = HStack([
-      (Checkbox("", isOn: done), 3), (Label(Property(value: "Milk")), nil),
-      (Label(Property(value: "×")), 1),
-    ])
-    let text = drawn(row, width: 20)
-    #expect(text.hasPrefix("[x] Milk"))
-    #expect(text.trimmingCharacters(in: .whitespaces).hasSuffix("×"))
-    #expect(row.preferredHeight(width: 20) == 1)
+    #expect(page.shows("[ ] Done"))
+    page.press(.character("x"))
+    #expect(!done.value)
   }
 }

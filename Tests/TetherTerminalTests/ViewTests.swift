@@ -1,6 +1,7 @@
 import Testing
 import Tether
 import TetherFlow
+import TetherTerminalTesting
 import TetherTesting
 
 @testable import TetherTerminal
@@ -10,81 +11,115 @@ private struct Item: Identifiable, Equatable {
   var name: String
 }
 
+/// A screen of one list over `rows`, for the list's rules.
 @MainActor
-@Suite struct ListViewTests {
-  private func makeList(_ rows: MutableProperty<[Item]>, chosen: @escaping (Int) -> Void = { _ in })
-    -> ListView<Item>
-  {
-    ListView(rows: rows, format: { item, _ in [item.name] }, onChoose: chosen)
+private final class RowsScreen: TerminalScreen {
+  enum Action { case chose(Int), moved(Int) }
+  let rows: MutableProperty<[Item]>
+  private(set) var chosen: [Int] = []
+  private(set) var moves: [Int] = []
+  private(set) var built = 0
+
+  init(_ rows: MutableProperty<[Item]>) { self.rows = rows }
+
+  var body: TerminalMarkup<Action> {
+    list(rows.value, label: "Rows", onChoose: { .chose($0) }, onMove: { .moved($0) }) { item in
+      self.row(item)
+    }
+  }
+
+  private func row(_ item: Item) -> TerminalMarkup<Action> {
+    built += 1
+    return text(item.name)
+  }
+
+  func handle(_ action: Action) {
+    switch action {
+    case .chose(let index): chosen.append(index)
+    case .moved(let index): moves.append(index)
+    }
+  }
+}
+
+/// A screen of one line of text.
+@MainActor
+private final class TextScreen: TerminalScreen {
+  typealias Action = Never
+  let line: String
+  init(_ line: String) { self.line = line }
+  var body: TerminalMarkup<Never> { text(line) }
+}
+
+@MainActor
+@Suite struct ListTests {
+  private func mount(_ screen: RowsScreen, width: Int = 30, height: Int = 8) -> TerminalTestPage {
+    let stack = ScreenStack<Int>()
+    let page = TerminalTestPage(stack: stack, width: width, height: height) { _ in screen }
+    stack.setRoot(Screen(0, title: "List"))
+    return page
+  }
+
+  private func selected(_ page: TerminalTestPage) -> String? {
+    page.lines(containing: "›").first.map { String($0.drop { $0 != "›" }.dropFirst(2)) }
   }
 
   @Test func selectionStartsAtTheTopWhenRowsArrive() {
     let rows = MutableProperty<[Item]>([])
-    let list = makeList(rows)
+    let page = mount(RowsScreen(rows))
+    #expect(page.controlLabels.isEmpty, "an empty list takes no focus")
     rows.value = (0..<20).map { Item(id: $0, name: "row \($0)") }
-    #expect(list.selection.value == 0)
+    #expect(selected(page) == "row 0")
   }
 
   @Test func theViewModelHearsOfEveryMoveOfTheSelectionKeysAndDiffsAlike() {
     let rows = MutableProperty((0..<5).map { Item(id: $0, name: "row \($0)") })
-    var heard: [Int] = []
-    let list = ListView(
-      rows: rows, format: { item, _ in [item.name] }, onSelectionChange: { heard.append($0) },
-      onChoose: { _ in })
-    _ = list.handle(.down)
-    _ = list.handle(.down)  // row 2, by keys
+    let screen = RowsScreen(rows)
+    let page = mount(screen)
+    page.press(.down, .down)  // row 2, by keys
     rows.value.insert(Item(id: 10, name: "new"), at: 0)  // row 2 is now at index 3, by a diff
+    _ = page.render()
     rows.value[1].name = "renamed"  // an update above it moves nothing
+    _ = page.render()
     rows.value.removeLast()  // a removal below it moves nothing
-    #expect(heard == [1, 2, 3])
-    #expect(list.selection.value == 3)
+    _ = page.render()
+    #expect(screen.moves == [1, 2, 3])
+    #expect(selected(page) == "row 2")
   }
 
   @Test func selectionFollowsItsRowThroughInsertionsRemovalsAndMoves() {
     let rows = MutableProperty((0..<5).map { Item(id: $0, name: "row \($0)") })
-    let list = makeList(rows)
-    _ = list.handle(.down)
-    _ = list.handle(.down)  // row 2
+    let page = mount(RowsScreen(rows))
+    page.press(.down, .down)
     rows.value.insert(Item(id: 10, name: "new"), at: 0)
-    #expect(rows.value[list.selection.value].id == 2)
+    #expect(selected(page) == "row 2")
     rows.value.remove(at: 1)  // row 0 goes
-    #expect(rows.value[list.selection.value].id == 2)
+    #expect(selected(page) == "row 2")
     var moved = rows.value
-    let item = moved.remove(at: list.selection.value)
-    moved.append(item)
+    moved.append(moved.remove(at: 2))
     rows.value = moved
-    #expect(rows.value[list.selection.value].id == 2)
+    #expect(selected(page) == "row 2")
     rows.value.removeAll { $0.id == 2 }
-    #expect(rows.value.indices.contains(list.selection.value))
+    // It was last: the nearest row before it that is still there.
+    #expect(selected(page) == "row 4")
   }
 
-  @Test func drawsOnlyTheVisibleWindowAroundTheSelection() {
+  @Test func buildsAndDrawsOnlyTheVisibleWindowAroundTheSelection() {
     let rows = MutableProperty((0..<1_000).map { Item(id: $0, name: "row \($0)") })
-    var formatted = 0
-    let list = ListView(
-      rows: rows,
-      format: { item, _ in
-        formatted += 1; return [item.name]
-      }
-    ) { _ in }
-    _ = list.handle(.end)
-    var canvas = Canvas(width: 20, height: 5)
-    list.draw(in: &canvas, frame: Rect(x: 0, y: 0, width: 20, height: 5))
-    #expect(formatted == 5)
-    #expect(canvas.text.contains("› row 999"))
-    #expect(canvas.text.contains("1000/1000"))
+    let screen = RowsScreen(rows)
+    let page = mount(screen, width: 22, height: 7)
+    page.press(.end)
+    let before = screen.built
+    let text = page.text
+    #expect(screen.built - before == 5, "five rows show; only they are built")
+    #expect(text.contains("› row 999") && text.contains("1000/1000"))
   }
 
   @Test func enterChoosesTheSelectedRow() {
     let rows = MutableProperty((0..<3).map { Item(id: $0, name: "\($0)") })
-    var chosen: [Int] = []
-    let list = makeList(rows) { chosen.append($0) }
-    _ = list.handle(.character("j"))
-    _ = list.handle(.enter)
-    _ = list.handle(.up)
-    _ = list.handle(.up)
-    _ = list.handle(.enter)
-    #expect(chosen == [1, 0])
+    let screen = RowsScreen(rows)
+    let page = mount(screen)
+    page.press(.character("j"), .enter, .up, .up, .enter)
+    #expect(screen.chosen == [1, 0])
   }
 }
 
@@ -94,7 +129,10 @@ private struct Item: Identifiable, Equatable {
 
   private func navigator() -> (ScreenStack<Model>, TerminalNavigator) {
     let stack = ScreenStack<Model>()
-    return (stack, TerminalNavigator(stack: stack) { screen in Label("body of \(screen.title)") })
+    return (
+      stack,
+      TerminalNavigator(stack: stack, screens: { screen in TextScreen("body of \(screen.title)") })
+    )
   }
 
   @Test func drawsTheTopScreenUnderItsTitleBar() {
@@ -109,13 +147,14 @@ private struct Item: Identifiable, Equatable {
   }
 
   @Test func aSheetIsDrawnInABoxOverTheScreenAndTakesTheKeysUntilEscapeClosesIt() {
-    let chosen = MutableProperty<Int?>(nil)
     let rows = MutableProperty((1...3).map { Item(id: $0, name: "choice \($0)") })
     let stack = ScreenStack<Model>()
-    let navigator = TerminalNavigator(stack: stack) { screen -> any TerminalView in
-      guard screen.title == "Pick" else { return Label("body of \(screen.title)") }
-      return ListView(rows: rows, format: { item, _ in [item.name] }) { chosen.value = $0 }
-    }
+    let picker = RowsScreen(rows)
+    let navigator = TerminalNavigator(
+      stack: stack,
+      screens: { screen -> any TerminalScreen in
+        screen.title == "Pick" ? picker : TextScreen("body of \(screen.title)")
+      })
     stack.setRoot(Screen(Model(), title: "Home"))
     stack.push(Screen(Model(), title: "Detail"))
     var closed = 0
@@ -127,7 +166,7 @@ private struct Item: Identifiable, Equatable {
     #expect(lines.first?.hasPrefix(" Detail") == true, "the screen's title bar shows around it")
     navigator.handle(Key.down)
     navigator.handle(Key.enter)
-    #expect(chosen.value == 1, "the sheet's list took ↓ and Enter")
+    #expect(picker.chosen == [1], "the sheet's list took ↓ and Enter")
     navigator.handle(Key.escape)
     #expect(stack.sheet == nil && closed == 1)
     #expect(stack.screens.count == 2, "Esc closed the sheet and popped nothing")
@@ -264,9 +303,7 @@ private struct Item: Identifiable, Equatable {
     let rows = MutableProperty((1...5).map { Item(id: $0 * 10, name: "row \($0)") })
     func app() -> (ScreenStack<Model>, TerminalNavigator) {
       let stack = ScreenStack<Model>()
-      let navigator = TerminalNavigator(stack: stack) { _ in
-        ListView(rows: rows, format: { item, _ in [item.name] }, onChoose: { _ in })
-      }
+      let navigator = TerminalNavigator(stack: stack, screens: { _ in RowsScreen(rows) })
       stack.setRoot(Screen(Model(), title: "List"))
       return (stack, navigator)
     }

@@ -4,25 +4,17 @@ import TetherTerminal
 /// A course: its name, lesson count and link. Removing is destructive: focus never starts on it,
 /// and the flow asks for a confirmation first.
 final class CourseDetailScreen: TerminalScreen {
-  enum Action { case remove, more }
   private let detail: CourseDetailViewModel
 
   init(_ detail: CourseDetailViewModel) { self.detail = detail }
 
-  var body: TerminalMarkup<Action> {
+  var body: TerminalMarkup<TerminalCall> {
     vstack {
       text(detail.titleText).bold()
       text(detail.lessonsText)
       text(detail.linkText).dim()
-      button(detail.removeTitle, key: "x", role: .destructive).onPress(.remove)
-      button(detail.moreTitle, key: "m").onPress(.more)
-    }
-  }
-
-  func handle(_ action: Action) {
-    switch action {
-    case .remove: detail.removeRequested()
-    case .more: detail.moreRequested()
+      button(detail.removeTitle, key: "x", role: .destructive).onPress(detail.removeRequested)
+      button(detail.moreTitle, key: "m").onPress(detail.moreRequested)
     }
   }
 }

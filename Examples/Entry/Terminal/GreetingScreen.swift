@@ -3,23 +3,16 @@ import TetherTerminal
 
 /// The greeting for the selected user; `c` opens the salutation picker.
 final class GreetingScreen: TerminalScreen {
-  enum Action { case changeSalutation }
   private let greeting: GreetingViewModel
 
   init(_ greeting: GreetingViewModel) { self.greeting = greeting }
 
-  var body: TerminalMarkup<Action> {
+  var body: TerminalMarkup<TerminalCall> {
     vstack {
       text("")
       text(greeting.greeting.value).bold().foreground(.magenta)
       text("")
-      button("Change salutation", key: "c").onPress(.changeSalutation)
-    }
-  }
-
-  func handle(_ action: Action) {
-    switch action {
-    case .changeSalutation: greeting.changeSalutationRequested()
+      button("Change salutation", key: "c").onPress(greeting.changeSalutationRequested)
     }
   }
 }

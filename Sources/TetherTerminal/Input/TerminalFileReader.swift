@@ -9,9 +9,19 @@ import TetherFlow
 /// chunks, with progress, into a file the view model takes as it takes one from a page.
 ///
 /// ```swift
-/// let reader = TerminalFileReader()
-/// let field = TextField(model.pathText, placeholder: "Path to a photo",
-///                       onSubmit: { reader.offer(path: model.pathText.value, to: model.files) })
+/// final class AddPhotoScreen: TerminalScreen {
+///   enum Action { case pathEntered }
+///   let model: AddPhotoModel
+///   private let reader = TerminalFileReader()
+///
+///   init(_ model: AddPhotoModel) { self.model = model }
+///
+///   var body: TerminalMarkup<Action> {
+///     textField(model.pathText, placeholder: "Path to a photo").onSubmit(.pathEntered)
+///   }
+///
+///   func handle(_ action: Action) { reader.offer(path: model.pathText.value, to: model.files) }
+/// }
 /// ```
 ///
 /// A path may be quoted, start with `~`, be a `file://` URL, or escape its spaces with `\`

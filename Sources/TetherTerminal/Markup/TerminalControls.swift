@@ -98,6 +98,23 @@ public func spacer<Action>() -> TerminalMarkup<Action> {
   TerminalMarkup([.spacer])
 }
 
+/// A spinner and its message, one frame of the animation per tick of `tick` (a session's
+/// ``TerminalSession/tick``). The clock is read only while the spinner is in the markup, so
+/// its ticks draw nothing while no spinner shows.
+///
+/// - Parameters:
+///   - message: The text beside it.
+///   - tick: The animation clock.
+/// - Returns: The spinner.
+@MainActor
+public func spinner<Action>(_ message: String, tick: Property<Int>) -> TerminalMarkup<Action> {
+  let frames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+  let frame = frames[Int(tick.value.magnitude % UInt(frames.count))]
+  return TerminalMarkup([
+    .styled(CellStyle(foreground: .cyan), .text("\(frame) \(message)", wraps: false))
+  ])
+}
+
 /// A thin rule across the frame.
 @MainActor
 public func divider<Action>() -> TerminalMarkup<Action> {

@@ -33,7 +33,7 @@ import TetherFlow
 /// The layer owns focus and keys: Tab and Shift-Tab move between the controls in layout order,
 /// the arrows move to the nearest control that way, Enter and Space press, Escape cancels a
 /// field (and otherwise goes back), and shortcuts are declared on the markup with
-/// ``TerminalMarkup/onKey(_:_:)``. Only the focused control is drawn as focused.
+/// `onKey(_:_:)`. Only the focused control is drawn as focused.
 /// ``TerminalScreenView`` shows a screen wherever a ``TerminalView`` is asked for.
 @MainActor
 public protocol TerminalScreen: AnyObject {
@@ -53,6 +53,31 @@ public protocol TerminalScreen: AnyObject {
 extension TerminalScreen where Action == Never {
   /// A screen that sends nothing has nothing to handle.
   public func handle(_ action: Never) {}
+}
+
+/// The action of markup that calls its view model itself, as a SwiftUI button does: a screen
+/// whose body is a `TerminalMarkup<TerminalCall>` declares no action type and no
+/// ``TerminalScreen/handle(_:)`` — the layer runs the call.
+///
+/// ```swift
+/// final class CounterScreen: TerminalScreen {
+///   let model: CounterModel
+///   init(_ model: CounterModel) { self.model = model }
+///
+///   var body: TerminalMarkup<TerminalCall> {
+///     text("Count: \(model.count)")
+///     button("Add one", key: "+").onPress(model.increment)
+///   }
+/// }
+/// ```
+///
+/// A typed ``TerminalScreen/Action`` still suits a screen whose keys a test or another layer
+/// names; both kinds of screen are drawn and tested alike.
+public typealias TerminalCall = @MainActor () -> Void
+
+extension TerminalScreen where Action == TerminalCall {
+  /// Runs the call the key made.
+  public func handle(_ call: TerminalCall) { call() }
 }
 
 /// A piece of a terminal screen, written with ``TerminalMarkupBuilder``: text, stacks, boxes and

@@ -185,6 +185,6 @@ enum TerminalMarkupLayout<Action> {
     let paragraphs = content.split(separator: "\n", omittingEmptySubsequences: false).map(
       String.init)
     guard wraps, width > 0 else { return paragraphs }
-    return paragraphs.flatMap { Label.wrap($0, width: width) }
+    return paragraphs.flatMap { TextWrapping.wrap($0, width: width) }
   }
 }

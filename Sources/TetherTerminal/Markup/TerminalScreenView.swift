@@ -9,7 +9,7 @@ import TetherFlow
 /// 1. to the focused control: a field edits and sends its submit (Enter) and cancel (Escape),
 ///    a list moves its selection and sends its choice (Enter), a button and a checkbox answer
 ///    Enter and Space, a radio group and tabs answer ← and →;
-/// 2. to the shortcuts declared with ``TerminalMarkup/onKey(_:_:)``, first declared first;
+/// 2. to the shortcuts declared with `onKey(_:_:)`, first declared first;
 /// 3. to focus: Tab and Shift-Tab go to the next and previous control in layout order (round
 ///    the screen), ↓ and ↑ to the next and previous, → and ← to the nearest control on that side.
 ///
@@ -30,6 +30,10 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
   private var focusIndex = 0
   private var lastWanted: String?
   private var lastFrame: Rect?
+  /// Whether focus is still where the layer put it: until a key or the view model places it,
+  /// it goes to the first control each frame, so a list whose rows arrive after a load takes
+  /// it from the button that was alone before.
+  private var focusIsAutomatic = true
   /// Whether the screen may have changed since its controls were last found.
   private var isStale = true
 
@@ -124,7 +128,14 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
     let targets = found.targets
     if found.wanted != lastWanted {
       lastWanted = found.wanted
-      if let wanted = found.wanted { focusedID = wanted }
+      if let wanted = found.wanted {
+        focusedID = wanted
+        focusIsAutomatic = false
+      }
+    }
+    if focusIsAutomatic {
+      focusedID = nil
+      focusIndex = 0
     }
     if let index = targets.firstIndex(where: { $0.id == focusedID }) {
       focusIndex = index
@@ -171,6 +182,7 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
   }
 
   private func moveFocus(to target: TerminalFocusTarget<Screen.Action>) {
+    focusIsAutomatic = false
     focusedID = target.id
     focusIndex = found.targets.firstIndex { $0.id == target.id } ?? focusIndex
     if let onFocus = target.control.onFocus { send(onFocus) }

@@ -2,6 +2,7 @@ import Testing
 import Tether
 import TetherFlow
 import TetherTerminal
+import TetherTerminalTesting
 import TetherWeb
 import TetherWebTesting
 
@@ -46,13 +47,15 @@ enum ReadmeFaces {
       try await page.waitUntil("the count") { try page.text("p") == "Count: 1" }
     }
 
-    @Test func theTerminalFaceCounts() {
-      let model = CounterViewModel()
-      let screen = counterScreen(model)
-      #expect(screen.handle(Key.character("+")))
-      var canvas = Canvas(width: 30, height: 3)
-      screen.draw(in: &canvas, frame: Rect(x: 0, y: 0, width: 30, height: 3))
-      #expect(canvas.text.hasPrefix("Count: 1"), "\(canvas.text)")
+    @Test func theTerminalFaceCounts() throws {
+      let stack = ScreenStack<CounterViewModel>()
+      let page = TerminalTestPage(stack: stack, width: 30, height: 5) {
+        CounterTerminalScreen($0.destination)
+      }
+      CounterFlow().startFlow(on: stack)
+      page.press(.character("+"))
+      try page.press("Add one")
+      #expect(page.shows("Count: 2"), "\(page.text)")
     }
 
     @Test func theSwiftUIFaceReadsTheSameModel() {
@@ -64,12 +67,18 @@ enum ReadmeFaces {
   }
 }
 
-// The terminal: cells redrawn when the count changes, `+` to add.
-@MainActor func counterScreen(_ model: CounterViewModel) -> any TerminalView {
-  VStack([
-    Label(model.$count.map { "Count: \($0)" }),
-    Button("Add one", key: "+", action: model.increment),
-  ])
+// The terminal: markup redrawn when the count changes; Enter on the button, or `+`, adds.
+@MainActor final class CounterTerminalScreen: TerminalScreen {
+  enum Action { case increment }
+  let model: CounterViewModel
+  init(_ model: CounterViewModel) { self.model = model }
+
+  var body: TerminalMarkup<Action> {
+    text("Count: \(model.count)")
+    button("Add one", key: "+").onPress(.increment)
+  }
+
+  func handle(_ action: Action) { model.increment() }
 }
 
 extension UsingTetherWithSwiftUIAndUIKitArticle {

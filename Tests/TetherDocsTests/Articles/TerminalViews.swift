@@ -33,19 +33,41 @@ enum TerminalViewsArticle {
     case photoList(PhotoListViewModel)
   }
 
-  @MainActor
-  static func view(_ list: PhotoListViewModel, tick: Property<Int>) -> any TerminalView {
-    VStack([
-      Spinner(isActive: list.$isLoading, message: "Loading popular photos…", tick: tick),
-      OptionalLabel(list.$errorMessage, style: CellStyle(foreground: .red)),
-      ListView(
-        rows: list.$rows, rowHeight: 2,
-        format: { cell, _ in [cell.titleText, cell.subtitleText] },
-        onSelectionChange: { row in Task { await list.userReached(row: row) } },
-        onChoose: { list.userSelected(row: $0) }),
-      Label(list.$statusText.map { "\($0) · Enter open · r refresh" }, style: CellStyle(dim: true)),
-      Button("Refresh", key: "r", action: asyncAction { await list.reloadRequested() }),
-    ])
+  final class PhotoListScreen: TerminalScreen {
+    enum Action { case reached(Int), choose(Int), refresh }
+    let photos: PhotoListViewModel
+    let tick: Property<Int>
+    private let refresh: () -> Void
+
+    init(_ photos: PhotoListViewModel, tick: Property<Int>) {
+      self.photos = photos
+      self.tick = tick
+      refresh = asyncAction { await photos.reloadRequested() }
+    }
+
+    var body: TerminalMarkup<Action> {
+      vstack {
+        if photos.isLoading { spinner("Loading popular photos…", tick: tick) }
+        if let error = photos.errorMessage { text(error).foreground(.red) }
+        list(
+          photos.rows, label: "Photos", rowHeight: 2, onChoose: { .choose($0) },
+          onMove: { .reached($0) }
+        ) { cell in
+          text(cell.titleText)
+          text(cell.subtitleText).dim()
+        }
+        text("\(photos.statusText) · Enter open · r refresh").dim()
+        button("Refresh", key: "r").onPress(.refresh)
+      }
+    }
+
+    func handle(_ action: Action) {
+      switch action {
+      case .reached(let row): Task { await photos.userReached(row: row) }
+      case .choose(let row): photos.userSelected(row: row)
+      case .refresh: refresh()
+      }
+    }
   }
 
   @MainActor @Suite struct Checks {
@@ -53,11 +75,13 @@ enum TerminalViewsArticle {
       let list = PhotoListViewModel()
       let stack = ScreenStack<Destination>()
       let tick = MutableProperty(0)
-      let navigator = TerminalNavigator(stack: stack) { screen in
-        switch screen.destination {
-        case .photoList(let list): TerminalViewsArticle.view(list, tick: tick)
-        }
-      }
+      let navigator = TerminalNavigator(
+        stack: stack,
+        screens: { screen in
+          switch screen.destination {
+          case .photoList(let list): PhotoListScreen(list, tick: tick)
+          }
+        })
       stack.setRoot(Screen(.photoList(list), title: "Popular"))
       navigator.handle(.character("r"))
       await expectEventually { list.reloads == 1 }

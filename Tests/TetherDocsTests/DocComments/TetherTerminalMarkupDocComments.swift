@@ -9,6 +9,21 @@ import TetherTerminalTesting
 // runs; it must compile.
 enum TetherTerminalMarkupDocComments {
   // Sources/TetherTerminal/Markup/TerminalMarkup.swift
+  @MainActor final class CounterModel {
+    @Output private(set) var count = 0
+    func increment() { count += 1 }
+  }
+
+  final class CounterScreen: TerminalScreen {
+    let model: CounterModel
+    init(_ model: CounterModel) { self.model = model }
+
+    var body: TerminalMarkup<TerminalCall> {
+      text("Count: \(model.count)")
+      button("Add one", key: "+").onPress(model.increment)
+    }
+  }
+
   @MainActor final class CourseDetail {
     let title = "Podcasts"
     func removeRequested() {}

@@ -266,8 +266,9 @@ enum TetherWebDocComments {
     var titleText = "Dawn"
     var isLoading = false
   }
-  @MainActor static func retry(list: ListViewModel) -> TetherTerminal.Button {
-    Button("Retry", key: "r", action: asyncAction { await list.reloadRequested() })
+  @MainActor static func retry(list: ListViewModel) {
+    let retry = asyncAction { await list.reloadRequested() }
+    retry()  // starts a reload; a second call while it runs starts it over
   }
   @MainActor static func controls(
     model: Model, detail: DetailModel, courses: DetailModel

@@ -1,100 +1,9 @@
 import Tether
 import TetherFlow
 
-/// A scrolling list with a selection, bound to a property of identifiable rows.
-///
-/// - Drawing costs O(visible rows): only the rows in the window are formatted.
-/// - The selection is a `ListSelection` (TetherFlow): it follows the selected row by identity
-///   when rows are inserted, removed or moved around it, and its rule for a deleted selected
-///   row is the web layer's too.
-/// - ↑/↓ (or k/j), PageUp/PageDown, Home/End move the selection; Enter chooses.
-@MainActor
-public final class ListView<Row: Identifiable & Equatable>: TerminalView {
-  /// The selection: the rule every view layer shares.
-  public let listSelection: ListSelection<Row>
-  private let rows: Property<[Row]>
-  private let rowHeight: Int
-  private let format: (Row, Int) -> [String]
-  private var offset = 0
-  private var lastPageSize = 1
-
-  /// Creates a list.
-  ///
-  /// - Parameters:
-  ///   - rows: The rows.
-  ///   - rowHeight: Lines per row.
-  ///   - format: A row's lines at a width (at most `rowHeight`).
-  ///   - onSelectionChange: Called with the new index whenever the selection moves: by a key,
-  ///     or because a change of the rows moved the selected row.
-  ///   - onChoose: Called with the index when the user presses Enter.
-  public init(
-    rows: Property<[Row]>, rowHeight: Int = 1, format: @escaping (Row, Int) -> [String],
-    onSelectionChange: @escaping (Int) -> Void = { _ in }, onChoose: @escaping (Int) -> Void
-  ) {
-    self.rows = rows
-    self.rowHeight = max(1, rowHeight)
-    self.format = format
-    listSelection = ListSelection(rows: rows, onMove: onSelectionChange, onActivate: onChoose)
-  }
-
-  /// The selected index.
-  public var selection: Property<Int> { listSelection.$index }
-
-  /// The selected row's id, for a ``TerminalNavigator/snapshot()``.
-  public var restorationKey: String? { listSelection.restorationKey }
-
-  /// Selects the row whose id reads `key`, now or when the rows arrive.
-  ///
-  /// - Parameter key: A key from ``restorationKey``.
-  public func restore(_ key: String) {
-    listSelection.restore(key)
-  }
-
-  /// Flexible: a list takes the rows left.
-  public func preferredHeight(width: Int) -> Int? { nil }
-
-  /// Draws the rows in the window around the selection.
-  public func draw(in canvas: inout Canvas, frame: Rect) {
-    let rows = self.rows.value
-    let visible = max(1, frame.height / rowHeight)
-    lastPageSize = visible
-    let selected = min(selection.value, max(0, rows.count - 1))
-    if selected < offset { offset = selected }
-    if selected >= offset + visible { offset = selected - visible + 1 }
-    offset = min(offset, max(0, rows.count - visible))
-    for slot in 0..<visible {
-      let index = offset + slot
-      guard index < rows.count else { break }
-      let isSelected = index == selected
-      let style = isSelected ? CellStyle(inverse: true) : .plain
-      let lines = format(rows[index], frame.width - 2)
-      for line in 0..<rowHeight {
-        let y = frame.y + slot * rowHeight + line
-        if isSelected { canvas.fill(x: frame.x, y: y, width: frame.width, height: 1, style: style) }
-        let marker = isSelected && line == 0 ? "›" : " "
-        let text = line < lines.count ? lines[line] : ""
-        let lineStyle = line == 0 ? style : CellStyle(dim: !isSelected, inverse: isSelected)
-        canvas.draw(marker + " " + text, x: frame.x, y: y, maxWidth: frame.width, style: lineStyle)
-      }
-    }
-    if rows.count > visible, frame.width > 0 {
-      let indicator = "\(selected + 1)/\(rows.count)"
-      canvas.draw(
-        indicator, x: frame.x + frame.width - DisplayWidth.of(indicator),
-        y: frame.y + frame.height - 1, style: CellStyle(dim: true))
-    }
-  }
-
-  /// Moves the selection or chooses (a page is the rows drawn last).
-  public func handle(_ key: Key) -> Bool {
-    guard let key = key.screenKey else { return false }
-    return listSelection.handle(key, pageSize: lastPageSize)
-  }
-}
-
 /// A modal box with a title, a message and a dismiss hint, drawn over the screen.
 @MainActor
-public final class AlertBox {
+final class AlertBox {
   private let alert: ScreenAlert
   private let focus: Int
 
@@ -104,14 +13,14 @@ public final class AlertBox {
   ///   - alert: The alert to draw.
   ///   - focus: The button the keyboard is on (`ScreenStack.alertFocus`); by default the
   ///     alert's first (`ScreenAlert.initialFocus`).
-  public init(_ alert: ScreenAlert, focus: Int? = nil) {
+  init(_ alert: ScreenAlert, focus: Int? = nil) {
     self.alert = alert
     self.focus = focus ?? alert.initialFocus
   }
 
   /// Draws the box centered in `frame`: as wide as its title, message and buttons need, up
   /// to the frame's width.
-  public func draw(in canvas: inout Canvas, frame: Rect) {
+  func draw(in canvas: inout Canvas, frame: Rect) {
     if alert.style == .confirmationDialog {
       drawActions(in: &canvas, frame: frame)
       return
@@ -132,7 +41,7 @@ public final class AlertBox {
       buttonsWidth + 4)
     let width = min(frame.width, wanted)
     guard width >= 6 else { return }
-    let lines = Label.wrap(message, width: width - 4)
+    let lines = TextWrapping.wrap(message, width: width - 4)
     let hint = alert.buttons.count > 1 ? "Tab or ←/→ to move" : ""
     let height = min(frame.height, lines.count + (hint.isEmpty ? 5 : 6))
     let x = frame.x + (frame.width - width) / 2
@@ -175,7 +84,7 @@ public final class AlertBox {
       widest + 8)
     let width = min(frame.width, wanted)
     guard width >= 8 else { return }
-    let lines = alert.message.isEmpty ? [] : Label.wrap(alert.message, width: width - 4)
+    let lines = alert.message.isEmpty ? [] : TextWrapping.wrap(alert.message, width: width - 4)
     let hint = "↑/↓ or Tab to move"
     let top = lines.isEmpty ? 2 : lines.count + 3
     let height = min(frame.height, top + labels.count + 2)

@@ -4,7 +4,7 @@ import TetherTerminal
 import TetherTerminalTesting
 import TetherTesting
 
-// The compiled companion of TerminalMarkup.md: a board of three columns with a sheet, and a
+// The compiled companion of TerminalScreensAsMarkup.md: a board of three columns with a sheet, and a
 // test that drives it with keys only.
 enum TerminalMarkupArticle {
   struct Card: Identifiable, Equatable {
