@@ -5,10 +5,9 @@ import TetherTerminal
 
 /// The Courses: the name on the left, the lesson count (and ⓘ) on the right.
 final class CourseListScreen: TerminalScreen {
-  enum Action { case choose(Int), reload }
   private let courses: CourseListViewModel
   private let tick: Property<Int>
-  private let reload: () -> Void
+  private let reload: TerminalCall
 
   init(_ courses: CourseListViewModel, tick: Property<Int>) {
     self.courses = courses
@@ -16,12 +15,12 @@ final class CourseListScreen: TerminalScreen {
     reload = asyncAction { await courses.reloadRequested() }
   }
 
-  var body: TerminalMarkup<Action> {
+  var body: TerminalMarkup<TerminalCall> {
     vstack {
       loadStatus(
         isLoading: courses.isLoading.value, errorMessage: courses.errorMessage.value,
         loadingMessage: "Loading courses…", tick: tick)
-      list(courses.rows, label: "Courses", onChoose: { .choose($0) }) { cell in
+      list(courses.rows, label: "Courses", onChoose: courses.userSelected(row:)) { cell in
         hstack {
           text(cell.titleText)
           spacer()
@@ -29,13 +28,6 @@ final class CourseListScreen: TerminalScreen {
         }
       }
     }
-    .onKey("r", .reload)
-  }
-
-  func handle(_ action: Action) {
-    switch action {
-    case .choose(let row): courses.userSelected(row: row)
-    case .reload: reload()
-    }
+    .onKey("r", reload)
   }
 }

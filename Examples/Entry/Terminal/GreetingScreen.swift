@@ -19,20 +19,13 @@ final class GreetingScreen: TerminalScreen {
 
 /// The salutation picker, in a sheet: ↑/↓ and Enter choose, Esc closes without a choice.
 final class SalutationPickerScreen: TerminalScreen {
-  enum Action { case choose(Int) }
   private let picker: SalutationPickerViewModel
 
   init(_ picker: SalutationPickerViewModel) { self.picker = picker }
 
-  var body: TerminalMarkup<Action> {
-    list(picker.rows.value, label: "Salutations", onChoose: { .choose($0) }) { row in
+  var body: TerminalMarkup<TerminalCall> {
+    list(picker.rows.value, label: "Salutations", onChoose: picker.choose(at:)) { row in
       text(row.isCurrent ? "\(row.text) ✓" : row.text)
-    }
-  }
-
-  func handle(_ action: Action) {
-    switch action {
-    case .choose(let index): picker.choose(at: index)
     }
   }
 }

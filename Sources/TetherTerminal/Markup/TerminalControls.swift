@@ -268,6 +268,29 @@ public func list<Row: Identifiable & Equatable, Action>(
   return TerminalMarkup([.control(TerminalControl(kind: .list(node), label: label))])
 }
 
+/// A list whose screen calls its view model directly (``TerminalCall``): `onChoose` and
+/// `onMove` are the view model's inputs themselves.
+///
+/// - Parameters:
+///   - rows: The rows.
+///   - label: What a test and a person call the list.
+///   - rowHeight: Lines per row.
+///   - onChoose: The input Enter on a row calls, with its position.
+///   - onMove: The input a move of the selection calls, with the new position.
+///   - row: A row's markup.
+/// - Returns: The list.
+@MainActor
+public func list<Row: Identifiable & Equatable>(
+  _ rows: [Row], label: String = "List", rowHeight: Int = 1,
+  onChoose: (@MainActor (Int) -> Void)? = nil, onMove: (@MainActor (Int) -> Void)? = nil,
+  @TerminalMarkupBuilder<TerminalCall> row: @escaping (Row) -> TerminalMarkup<TerminalCall>
+) -> TerminalMarkup<TerminalCall> {
+  list(
+    rows, label: label, rowHeight: rowHeight,
+    onChoose: onChoose.map { choose in { index in { choose(index) } } },
+    onMove: onMove.map { move in { index in { move(index) } } }, row: row)
+}
+
 extension TerminalMarkup {
   /// What pressing this button sends.
   public func onPress(_ action: Action) -> TerminalMarkup {
