@@ -2,6 +2,7 @@ import Testing
 import Tether
 import TetherFlow
 import TetherTerminalTesting
+import TetherTesting
 
 @testable import TetherTerminal
 
@@ -305,6 +306,57 @@ private func mount(
       let page = mount(sketch, width: width, height: height)
       page.press(.tab, .right, .left, .down, .enter)
       #expect(page.render().width == width)
+    }
+  }
+
+  @Test func seededKeyStreamsAtAnySizeNeverTrapAndNeverDrawPastTheEdge() {
+    var random = SeededRandomNumberGenerator(seed: 54)
+    let rows = MutableProperty((0..<30).map { Row(id: $0, title: "row \($0) 漢字🙂") })
+    let title = MutableProperty("")
+    let notes = MutableProperty("")
+    let done = MutableProperty(false)
+    let sketch = Sketch<Action> {
+      hstack {
+        box("左") {
+          list(rows.value, label: "Rows", rowHeight: 2, onChoose: { .chose($0) }) { row in
+            text(row.title)
+            text(row.title, wraps: true).dim()
+          }
+        }
+        vstack {
+          textField(title, placeholder: "Title").onSubmit(.a).onCancel(.b)
+          textArea(notes, rows: 3)
+          checkbox("Done", isOn: done)
+          radioGroup("Size", options: ["S", "M", "L"], selected: 1) { .picked($0) }
+          tabs(["一", "二"], selected: 0) { .chose($0) }
+          button("Delete", key: "d", role: .destructive).onPress(.c)
+        }
+      }
+      .onKey("n", .a)
+    }
+    let keys: [Key] = [
+      .tab, .backTab, .up, .down, .left, .right, .enter, .escape, .backspace, .delete, .home,
+      .end, .pageUp, .pageDown, .character(" "), .character("n"), .character("d"),
+      .character("j"), .character("漢"), .character("🙂"), .control("u"), .control("w"),
+      .alt("b"), .paste("pasted\nline\r\nand 한국어"), .unknown([0x1B, 0x5B, 0x39]),
+    ]
+    for _ in 0..<12 {
+      let width = Int.random(in: 0...120, using: &random)
+      let height = Int.random(in: 0...40, using: &random)
+      let page = mount(sketch, width: width, height: height)
+      for _ in 0..<30 {
+        page.press(keys[Int.random(in: 0..<keys.count, using: &random)])
+        if Bool.random(using: &random) {
+          rows.value.shuffle(using: &random)
+          rows.value.removeLast(Int.random(in: 0...min(3, rows.value.count), using: &random))
+        }
+        let canvas = page.render()
+        #expect(canvas.width == max(1, width) && canvas.height == max(1, height))
+        let lines = canvas.text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= canvas.width })
+        if let focused = page.focusedLabel { #expect(page.controlLabels.contains(focused)) }
+      }
+      if rows.value.count < 5 { rows.value = (0..<30).map { Row(id: $0, title: "row \($0)") } }
     }
   }
 }
