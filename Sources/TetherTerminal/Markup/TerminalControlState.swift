@@ -46,21 +46,48 @@ final class TerminalListModel<Row: Identifiable & Equatable>: TerminalListState 
   func handle(_ key: ScreenKey) -> Bool { selection.handle(key, pageSize: pageSize) }
 }
 
-/// A text field's editor, bound to its view model's text through a `FieldBinding`.
+/// A view model's text as a field or text area edits it: a `FieldBinding`, so each edit
+/// reaches the model numbered and what the model sets comes back.
 @MainActor
-final class TerminalFieldState {
+final class TerminalBoundText {
   let text: MutableProperty<String>
-  private let binding: FieldBinding<String>
-  private(set) var editor: LineEditor
-  var scroll = 0
+  let binding: FieldBinding<String>
   private var edits = 0
-  private var token: ObservationToken?
 
   init(_ text: MutableProperty<String>) {
     self.text = text
     binding = FieldBinding(text)
+  }
+
+  /// Reads the model's text, so that a frame showing it is drawn again when it changes.
+  func track() { _ = binding.state.value }
+
+  /// The person changed the text to `newText`.
+  func edited(_ newText: String) {
+    edits += 1
+    binding.userEdited(newText, sequence: edits)
+  }
+}
+
+/// What a text field or area keeps from frame to frame.
+@MainActor
+protocol TerminalTextState: AnyObject {
+  init(_ text: MutableProperty<String>)
+  var bound: TerminalBoundText { get }
+}
+
+/// A text field's editor, bound to its view model's text.
+@MainActor
+final class TerminalFieldState: TerminalTextState {
+  let bound: TerminalBoundText
+  private(set) var editor: LineEditor
+  var scroll = 0
+  private var token: ObservationToken?
+
+  init(_ text: MutableProperty<String>) {
+    bound = TerminalBoundText(text)
     editor = LineEditor(text.value)
-    token = binding.updates.observe { [weak self] update in
+    token = bound.binding.updates.observe { [weak self] update in
       // Every edit reaches the model at once, so the model has always seen them all.
       self?.editor.setText(update.value)
     }
@@ -68,7 +95,7 @@ final class TerminalFieldState {
 
   /// The text, read so that a frame showing it is drawn again when it changes.
   var shownText: String {
-    _ = binding.state.value
+    bound.track()
     return editor.text
   }
 
@@ -93,33 +120,27 @@ final class TerminalFieldState {
     }
     let before = editor.text
     editor.apply(edit)
-    if editor.text != before {
-      edits += 1
-      binding.userEdited(editor.text, sequence: edits)
-    }
+    if editor.text != before { bound.edited(editor.text) }
     return true
   }
 }
 
-/// A text area's text and cursor, bound to its view model's text through a `FieldBinding`.
-/// Unlike a field it keeps line breaks: Enter starts a new line and a paste keeps its own.
+/// A text area's text and cursor, bound to its view model's text. Unlike a field it keeps line
+/// breaks: Enter starts a new line and a paste keeps its own.
 @MainActor
-final class TerminalAreaState {
-  let text: MutableProperty<String>
-  private let binding: FieldBinding<String>
+final class TerminalAreaState: TerminalTextState {
+  let bound: TerminalBoundText
   /// The text as characters, and the cursor: how many stand before it.
   private(set) var characters: [Character]
   private(set) var cursor: Int
   var scroll = 0
-  private var edits = 0
   private var token: ObservationToken?
 
   init(_ text: MutableProperty<String>) {
-    self.text = text
-    binding = FieldBinding(text)
+    bound = TerminalBoundText(text)
     characters = Array(text.value)
     cursor = characters.count
-    token = binding.updates.observe { [weak self] update in
+    token = bound.binding.updates.observe { [weak self] update in
       guard let self else { return }
       self.characters = Array(update.value)
       self.cursor = min(self.cursor, self.characters.count)
@@ -128,7 +149,7 @@ final class TerminalAreaState {
 
   /// The text, read so that a frame showing it is drawn again when it changes.
   var shownText: String {
-    _ = binding.state.value
+    bound.track()
     return String(characters)
   }
 
@@ -194,10 +215,7 @@ final class TerminalAreaState {
     edited()
   }
 
-  private func edited() {
-    edits += 1
-    binding.userEdited(String(characters), sequence: edits)
-  }
+  private func edited() { bound.edited(String(characters)) }
 
   private func lineStart(_ position: Int) -> Int {
     var start = min(position, characters.count)

@@ -296,18 +296,21 @@ final class TerminalControlStates {
   }
 
   func field(_ id: String, _ text: MutableProperty<String>) -> TerminalFieldState {
-    shown.insert(id)
-    if let kept = fields[id], kept.text === text { return kept }
-    let state = TerminalFieldState(text)
-    fields[id] = state
-    return state
+    state(id, text, in: &fields)
   }
 
   func area(_ id: String, _ text: MutableProperty<String>) -> TerminalAreaState {
+    state(id, text, in: &areas)
+  }
+
+  /// The state kept for the text control `id`: a new one when it is bound to other text.
+  private func state<State: TerminalTextState>(
+    _ id: String, _ text: MutableProperty<String>, in states: inout [String: State]
+  ) -> State {
     shown.insert(id)
-    if let kept = areas[id], kept.text === text { return kept }
-    let state = TerminalAreaState(text)
-    areas[id] = state
+    if let kept = states[id], kept.bound.text === text { return kept }
+    let state = State(text)
+    states[id] = state
     return state
   }
 
