@@ -264,6 +264,21 @@ private func mount(
     #expect(page.focusedLabel == "List")
   }
 
+  @Test func aListAskedForFocusTakesItWhenItsRowsArrive() {
+    var rows: [Row] = []
+    let sketch = Sketch<Action> {
+      button("Reload").onPress(.a)
+      list(rows, label: "Rows") { text($0.title) }.focused(true)
+    }
+    let page = mount(sketch)
+    // No rows: the list cannot take focus, so the button has it and Enter presses it.
+    #expect(page.focusedLabel == "Reload")
+    page.press(.enter)
+    #expect(sketch.sent == [.a])
+    rows = [Row(id: 1, title: "one")]
+    #expect(page.focusedLabel == "Rows" && page.shows("› one"))
+  }
+
   @Test func focusNeverStartsOnADestructiveButtonAndKeysStillReachIt() throws {
     let sketch = Sketch<Action> {
       hstack {

@@ -136,10 +136,11 @@ struct TerminalMarkupRenderer<Action> {
     _ control: TerminalControl<Action>, id: String, frame: Rect, style: CellStyle, inRow: Bool
   ) {
     if !drawing, !inRow {
+      // A control that cannot take focus now (disabled, an empty list) cannot be asked for it.
       if control.isEnabled, control.isFocusable {
         found.targets.append(TerminalFocusTarget(id: id, frame: frame, control: control))
+        if control.wantsFocus, found.wanted == nil { found.wanted = id }
       }
-      if control.wantsFocus, found.wanted == nil { found.wanted = id }
       if let key = control.key, let action = control.onPress, control.isEnabled {
         found.shortcuts.append((.character(key), action))
       }
