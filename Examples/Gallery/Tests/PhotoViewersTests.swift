@@ -23,8 +23,10 @@ import TetherTesting
     await here.viewDidLoad()
     await there?.viewDidLoad()
     await elsewhere.viewDidLoad()
-    await expectEventually { here.viewersText == "2 viewers now" }
-    #expect(there?.viewersText == "2 viewers now")
+    // Each screen hears of the other in its own time: both are waited for.
+    await expectEventually {
+      here.viewersText == "2 viewers now" && there?.viewersText == "2 viewers now"
+    }
     #expect(elsewhere.viewersText == nil, "another photo's viewers are not counted")
     there = nil  // the screen is gone: its entry leaves with it
     await expectEventually { here.viewersText == nil }

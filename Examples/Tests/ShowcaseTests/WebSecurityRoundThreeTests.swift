@@ -261,7 +261,12 @@ extension EndToEnd {
       print(
         "figure: a visitor's slowest of 10 page loads beside a tab switching its list's filters "
           + "(\(readMeanwhile) messages read meanwhile): \(slowest)")
-      #expect(read > 2, "the attacking tab was served too")
+      // Served on, or closed for holding the most a socket may have waiting (4408): the server
+      // sent it renders faster than it read them. Either way it was not starved.
+      #expect(
+        read > 2 || tab.closeCode == 4408,
+        "the attacking tab was served too (read \(read), closed with \(String(describing: tab.closeCode)))"
+      )
       #expect(slowest < .seconds(2), "the visitor waited \(slowest) for a page")
       showcase.process.terminate()
       while !sent.value { _ = try? tab.next() }

@@ -276,10 +276,17 @@ final class StalledSocket {
     return (messages, nil)
   }
 
+  /// The code of the close frame the server sent, once it has.
+  private(set) var closeCode: Int?
+
   /// The next text message; `nil` once the server closes the socket.
   func next() throws -> String? {
     while let frame = try readFrame() {
-      if frame.opcode == 0x8 { return nil }
+      if frame.opcode == 0x8 {
+        let payload = frame.payload
+        closeCode = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil
+        return nil
+      }
       if frame.opcode == 0x1 { return String(decoding: frame.payload, as: UTF8.self) }
     }
     return nil
