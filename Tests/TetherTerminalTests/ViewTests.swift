@@ -237,6 +237,33 @@ private final class TextScreen: TerminalScreen {
     _ = navigator
   }
 
+  @Test func aMarkupScreensViewAndItsScreenAreFreedWhenItLeaves() async {
+    let rows = MutableProperty((1...3).map { Item(id: $0, name: "row \($0)") })
+    let stack = ScreenStack<Model>()
+    weak var leftView: TerminalScreenView<RowsScreen>?
+    weak var leftScreen: RowsScreen?
+    let navigator = TerminalNavigator(stack: stack) { screen -> any TerminalView in
+      guard screen.title == "Rows" else { return TerminalScreenView(TextScreen("home")) }
+      let rowsScreen = RowsScreen(rows)
+      let view = TerminalScreenView(rowsScreen)
+      leftView = view
+      leftScreen = rowsScreen
+      return view
+    }
+    stack.setRoot(Screen(Model(), title: "Home"))
+    stack.push(Screen(Model(), title: "Rows"))
+    // Drawn, and driven: the list's state, its selection and its actions are made.
+    _ = navigator.render(width: 30, height: 8)
+    navigator.handle(.down)
+    navigator.handle(.enter)
+    _ = navigator.render(width: 30, height: 8)
+    #expect(leftScreen?.chosen == [1])
+    stack.pop()
+    _ = navigator.render(width: 30, height: 8)
+    #expect(leftView == nil, "the view of a screen that left is freed")
+    #expect(leftScreen == nil, "and its screen with it")
+  }
+
   @Test func alertIsModalAndEnterDismissesIt() {
     let (stack, navigator) = navigator()
     var quit: TerminalExit?

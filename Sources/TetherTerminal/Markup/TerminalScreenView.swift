@@ -65,7 +65,7 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
     let nodes = screen.body.nodes
     find(nodes, in: frame, canvas: canvas)
     var painter = TerminalMarkupRenderer<Screen.Action>(
-      states: states, send: send, focused: focusedID, drawing: true,
+      states: states, send: sender, focused: focusedID, drawing: true,
       canvas: Canvas(width: 0, height: 0))
     // The painter draws on the caller's canvas itself: swapped in and out, never copied.
     swap(&painter.canvas, &canvas)
@@ -81,7 +81,7 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
       // to what the screen shows now, not to the last frame drawn (a key before any frame is
       // laid out at a common terminal's size).
       let frame = lastFrame ?? Rect(x: 0, y: 0, width: 80, height: 24)
-      find(screen.body.nodes, in: frame, canvas: Canvas(width: frame.width, height: frame.height))
+      find(screen.body.nodes, in: frame, canvas: Canvas(width: 0, height: 0))
       states.endFrame()
     }
     let used = dispatch(key)
@@ -92,7 +92,7 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
     return used
   }
 
-  /// The focused list's selected row, as ``TerminalNavigator/snapshot()`` keeps it.
+  /// The screen's first list's selected row, as ``TerminalNavigator/snapshot()`` keeps it.
   public var restorationKey: String? { states.restorationKey }
 
   /// Selects the row `key` names in the screen's first list, now or when it is drawn.
@@ -115,7 +115,7 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
   private func find(_ nodes: [TerminalMarkup<Screen.Action>.Node], in frame: Rect, canvas: Canvas) {
     states.beginFrame()
     var finder = TerminalMarkupRenderer<Screen.Action>(
-      states: states, send: send, focused: nil, drawing: false, canvas: canvas)
+      states: states, send: sender, focused: nil, drawing: false, canvas: canvas)
     finder.render(nodes, in: frame)
     found = finder.found
     isStale = false
@@ -154,6 +154,12 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
 
   private func send(_ action: Screen.Action) {
     screen.handle(action)
+  }
+
+  /// `send` for what the controls' states keep (a list's choice): it holds this view weakly,
+  /// since the view owns those states.
+  private var sender: (Screen.Action) -> Void {
+    { [weak self] action in self?.send(action) }
   }
 
   private func dispatch(_ key: Key) -> Bool {
@@ -248,7 +254,7 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
     case .list(let list):
       guard let screenKey = key.screenKey else { return false }
       if screenKey == .activate, list.onChoose == nil { return false }
-      return states.list(target.id, list, send: send).handle(screenKey)
+      return states.list(target.id, list, send: sender).handle(screenKey)
     }
     return true
   }
