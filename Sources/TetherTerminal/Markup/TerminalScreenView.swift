@@ -44,9 +44,6 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
     self.screen = screen
   }
 
-  /// The name of the focused control (its place in the markup), if any.
-  public var focusedControl: String? { focusedID }
-
   /// What a person calls the focused control: a button's title, a field's label.
   public var focusedLabel: String? {
     found.targets.first { $0.id == focusedID }?.control.label
@@ -97,20 +94,6 @@ public final class TerminalScreenView<Screen: TerminalScreen>: TerminalView,
 
   /// Selects the row `key` names in the screen's first list, now or when it is drawn.
   public func restore(_ key: String) { states.restore(key) }
-
-  /// Moves focus to the control called `label`; `false` if there is none.
-  ///
-  /// - Parameter label: A button's title, a field's label, a list's label.
-  /// - Returns: Whether a control has that label.
-  @discardableResult
-  public func focus(label: String) -> Bool {
-    guard let target = found.targets.first(where: { $0.control.label == label }) else {
-      return false
-    }
-    moveFocus(to: target)
-    revision.value &+= 1
-    return true
-  }
 
   private func find(_ nodes: [TerminalMarkup<Screen.Action>.Node], in frame: Rect, canvas: Canvas) {
     states.beginFrame()
