@@ -2,7 +2,7 @@
 
 import PackageDescription
 
-/// libFuzzer targets, one per input boundary. The library's (keys, text, diff, web) check
+/// libFuzzer targets, one per input boundary. The library's (keys, text, diff, web, delivery) check
 /// `TetherFuzzProperties` (../Tools) and build no server or app code; `json` checks the apps'
 /// decoders in the examples' `FuzzProperties`. `swift test --package-path Examples` runs the
 /// same checks over the seed corpus and every saved regression. Build and run with `Fuzz/run.sh TARGET SECONDS`: the targets link
@@ -29,5 +29,7 @@ let package = Package(
     .executableTarget(name: "fuzz-text", dependencies: ["FuzzDriver"], path: "Targets/text"),
     .executableTarget(name: "fuzz-diff", dependencies: ["FuzzDriver"], path: "Targets/diff"),
     .executableTarget(name: "fuzz-web", dependencies: ["FuzzDriver"], path: "Targets/web"),
+    .executableTarget(
+      name: "fuzz-delivery", dependencies: ["FuzzDriver"], path: "Targets/delivery"),
   ]
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes one input boundary with libFuzzer (and AddressSanitizer) for a bounded time.
 #
-#   Fuzz/run.sh TARGET SECONDS      TARGET: keys, json, text, diff, web (or "all")
+#   Fuzz/run.sh TARGET SECONDS      TARGET: keys, json, text, diff, web, delivery (or "all")
 #
 # The seed corpus is Fuzz/Corpus/TARGET (read only); inputs the engine finds interesting go to
 # .build-fuzz/corpus/TARGET, which later runs start from. A crash or a property that does not
@@ -12,13 +12,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: Fuzz/run.sh keys|json|text|diff|web|all SECONDS" >&2; exit 64; }
+usage() { echo "usage: Fuzz/run.sh keys|json|text|diff|web|delivery|all SECONDS" >&2; exit 64; }
 [ $# -eq 2 ] || usage
 case "$2" in '' | *[!0-9]*) usage ;; esac
 targets="$1"
-[ "$targets" = all ] && targets="keys json text diff web"
+[ "$targets" = all ] && targets="keys json text diff web delivery"
 for target in $targets; do
-  case "$target" in keys | json | text | diff | web) ;; *) usage ;; esac
+  case "$target" in keys | json | text | diff | web | delivery) ;; *) usage ;; esac
 done
 
 swift build --package-path Fuzz --scratch-path .build-fuzz/build -c release \

@@ -74,11 +74,25 @@ public class ObservationToken: Hashable {
     id == 0
   }
 
-  /// Makes the token stop cancelling on `deinit`: the observation then ends only through
-  /// ``cancel()`` or its own logic (bindings end themselves when their target goes away).
+  /// Hands the observation to its list: it no longer ends when this token is dropped, only
+  /// when its entry is removed through ``handle`` (an `AsyncSequence` of a property ends itself
+  /// when its consumer goes away) or with the list.
   @usableFromInline
   internal final func detach() {
-    if id != 0 { id |= Self.detachedFlag }
+    guard id != 0, id & Self.detachedFlag == 0, let list, list.own(id: id) else { return }
+    id |= Self.detachedFlag
+    // The list's reference: the observation now lasts until its entry is removed (through
+    // `handle`), and no longer keeps the observed object alive.
+    _ = Unmanaged.passRetained(self)
+    owner = nil
+  }
+
+  /// Called by the list when it removes an entry it owns, or frees itself: the token is
+  /// cancelled, and never reaches the list again.
+  @usableFromInline
+  internal final func forget() {
+    id = 0
+    list = nil
   }
 
   /// The list and id of this observation, for entries that remove themselves.

@@ -48,12 +48,15 @@ extension Property {
     let derived = Property<[Element]>(derivedFrom: nil, initial: sources.map(\.storage))
     for (index, source) in sources.enumerated() {
       derived.retain(source)
-      // unowned(unsafe): see `Property.subscriptions` for why this cannot dangle.
+      // Unretained: see `Property.subscriptions` for why this cannot dangle.
+      let target = Unmanaged.passUnretained(derived)
       derived.subscriptions.append(
-        source.observers.add { [unowned(unsafe) derived] value in
-          var values = derived.storage
-          values[index] = value
-          derived.update(values)
+        source.observers.add { value in
+          target._withUnsafeGuaranteedRef { derived in
+            var values = derived.storage
+            values[index] = value
+            derived.update(values)
+          }
         })
     }
     return derived

@@ -26,9 +26,17 @@ extension Property {
   @inlinable
   public final func map<Mapped>(_ transform: @escaping (Value) -> Mapped) -> Property<Mapped> {
     let derived = Property<Mapped>(derivedFrom: self, initial: transform(storage))
-    // unowned(unsafe): see `Property.subscriptions` for why this cannot dangle.
+    // Unretained, and no retain per value: see `Property.subscriptions` for why these cannot
+    // dangle while the entry is called.
+    let target = Unmanaged.passUnretained(derived)
+    let list = Unmanaged.passUnretained(observers)
     derived.subscriptions.append(
-      observers.add { [unowned(unsafe) derived] in derived.update(transform($0)) })
+      observers.add { value in
+        let mapped = transform(value)
+        // `transform` is the app's code: it may have freed `derived` (which removes this entry).
+        if list._withUnsafeGuaranteedRef({ $0.isCallingRemovedEntry }) { return }
+        target._withUnsafeGuaranteedRef { $0.update(mapped) }
+      })
     return derived
   }
 
@@ -72,14 +80,16 @@ extension Property {
     derived.retain(other)
     // Each side reads the other's latest value from the derived storage rather than capturing
     // the other source, which would make the two sources retain each other.
-    // unowned(unsafe): see `Property.subscriptions` for why these cannot dangle.
+    // Unretained: see `Property.subscriptions` for why these cannot dangle (no app code runs
+    // before the update).
+    let target = Unmanaged.passUnretained(derived)
     derived.subscriptions.append(
-      observers.add { [unowned(unsafe) derived] value in
-        derived.update((value, derived.storage.1))
+      observers.add { value in
+        target._withUnsafeGuaranteedRef { $0.update((value, $0.storage.1)) }
       })
     derived.subscriptions.append(
-      other.observers.add { [unowned(unsafe) derived] value in
-        derived.update((derived.storage.0, value))
+      other.observers.add { value in
+        target._withUnsafeGuaranteedRef { $0.update(($0.storage.0, value)) }
       })
     return derived
   }

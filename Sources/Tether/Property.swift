@@ -45,11 +45,18 @@ public class Property<Value> {
   internal final var retained: [AnyObject] = []
   /// A derived property's subscriptions to its sources, cancelled first thing in `deinit`.
   ///
-  /// Their closures reference this property `unowned(unsafe)` (a weak reference cost a boxed
-  /// variable access and side-table reference counting on every delivery). That is safe
-  /// because cancelling marks an entry removed before anything is released, and `deinit`
-  /// cancels these before any other teardown can run code: once this property starts to
-  /// deinitialize, no source can reach the closures.
+  /// Their closures reach this property unretained (a weak reference cost a boxed variable
+  /// access and side-table reference counting on every delivery; a retained one, a retain and
+  /// a release per stage). That is safe because:
+  /// - `deinit` cancels these before any other teardown can run code, and cancelling marks an
+  ///   entry removed before anything is released: once this property starts to deinitialize,
+  ///   no source calls the closures again;
+  /// - a closure that runs the app's code before it updates this property (a `map`'s
+  ///   transform) asks its source's list whether that code removed it
+  ///   (`isCallingRemovedEntry`) before it touches the property;
+  /// - freed by one of its own observers, this property's list outlives it until the delivery
+  ///   ends (`ownerWillBeFreed`), and `update` touches the property no more after its send
+  ///   (the Observation path, which runs the app's code before the send, holds it).
   @usableFromInline
   internal final var subscriptions: [ObservationToken] = []
   /// This property's registrar for Apple's Observation, made by the first read of ``value``
@@ -84,10 +91,14 @@ public class Property<Value> {
   /// - Parameter property: The property to mirror. It is kept alive by the new property.
   public convenience init(_ property: Property<Value>) {
     self.init(derivedFrom: property, initial: property.storage)
-    subscriptions.append(property.observers.add { [unowned(unsafe) self] in self.update($0) })
+    // Unretained: see `Property.subscriptions` for why this cannot dangle.
+    let target = Unmanaged.passUnretained(self)
+    subscriptions.append(
+      property.observers.add { value in target._withUnsafeGuaranteedRef { $0.update(value) } })
   }
 
   deinit {
+    observers.ownerWillBeFreed()
     for token in subscriptions { token.cancel() }
   }
 
@@ -138,11 +149,16 @@ public class Property<Value> {
     // The Observation path is out of line: holding even a nil registrar reference here costs a
     // release call per set, on every stage of a chain.
     if mayBeObserved {
+      // Observation's `willSet` runs the app's code, which may free this property: a stage
+      // reaches it unretained, so it holds itself until its delivery is done.
+      let held = Unmanaged.passRetained(self)
       storeReportingToObservation(newValue)
+      observers.send(newValue)
+      held.release()
     } else {
       storage = newValue
+      observers.send(newValue)
     }
-    observers.send(newValue)
   }
 
   /// Stores `newValue` inside Observation's willSet / didSet.

@@ -40,6 +40,10 @@ public final class Signal<Value> {
     observers.owner = self
   }
 
+  deinit {
+    observers.ownerWillBeFreed()
+  }
+
   /// Creates a signal and the emitter that sends on it.
   ///
   /// - Returns: `output`, the signal to expose, and `input`, the emitter to keep private.

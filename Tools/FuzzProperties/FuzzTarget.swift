@@ -12,6 +12,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case diff
   /// The web protocol's `ClientMessage` decoder.
   case web
+  /// Deliveries through chains of derived properties that free, cancel and set parts of the
+  /// chain from inside them.
+  case delivery
 
   /// Checks this target's properties for one input.
   ///
@@ -23,6 +26,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .text: try TextWidthProperties.check(input)
     case .diff: try ListDiffProperties.check(input)
     case .web: try WebMessageProperties.check(input)
+    case .delivery: try DeliveryProperties.check(input)
     }
   }
 }

@@ -5,8 +5,8 @@
 /// The mutable state of both list classes is `@exclusivity(unchecked)`. Dynamic exclusivity
 /// checks would be most of a `set` here (one `swift_beginAccess` per field access, several per
 /// stage of a `map.map` chain), and they can never fire on these fields: every access is a short read or
-/// write inside this file; observer closures are called only after the access that loaded them
-/// has ended, and removed closures and queued values are released only after their access has
+/// write inside this file; observers are called only after the access that loaded them
+/// has ended, and removed observers and queued values are released only after their access has
 /// ended (they are moved out first). No access to these fields is ever open while user code
 /// runs. `Property.storage` is unchecked as well; `modify { }`, the one place that runs user
 /// code inside an access to it, guards against writes with `isModifying` instead.
@@ -16,9 +16,10 @@ internal class ObserverListBase {
   /// cycle; read only by `add`, which runs while the owner is alive (it is the caller).
   @usableFromInline @exclusivity(unchecked)
   final unowned(unsafe) var owner: AnyObject?
-  /// Observer ids, ascending, parallel to the generic list's actions. A removed observer keeps
-  /// its slot until compaction, marked with `removedFlag` (masked out when searching, so the
-  /// order holds).
+  /// Observer ids, ascending, parallel to the generic list's entries. A removed observer keeps
+  /// its slot until compaction, marked with `removedFlag`; an entry the list owns (see
+  /// ``ObserverList``) is marked with `ownedFlag`. Both are masked out when searching, so the
+  /// order holds.
   @usableFromInline @exclusivity(unchecked)
   final var ids: ContiguousArray<UInt64> = []
   @usableFromInline @exclusivity(unchecked)
@@ -28,13 +29,26 @@ internal class ObserverListBase {
   final var tombstones = 0
   @usableFromInline @exclusivity(unchecked)
   final var isDelivering = false
-  /// Clears, drops or compacts the action at an index: created by the generic list in
+  /// The index of the entry being called, so that a stage can ask, after running the app's
+  /// code, whether that code removed it (``isCallingRemovedEntry``).
+  @usableFromInline @exclusivity(unchecked)
+  final var callingIndex = 0
+  /// Something waits for the end of the delivery: removed entries to release, or this list's
+  /// own release (``keepAliveUntilDelivered()``).
+  @usableFromInline @exclusivity(unchecked)
+  final var hasDeferred = false
+  /// This list's reference to itself while its owner is gone and a delivery is still running.
+  @usableFromInline @exclusivity(unchecked)
+  final var keptAlive: Unmanaged<ObserverListBase>?
+  /// Clears, drops or compacts the entry at an index: created by the generic list in
   /// specialized code, so cancelling never runs unspecialized generic code.
   @usableFromInline
   final let releaseAction: (ObserverListBase, Int) -> Void
 
   @usableFromInline
   static var removedFlag: UInt64 { 1 << 62 }
+  @usableFromInline
+  static var ownedFlag: UInt64 { 1 << 61 }
 
   @usableFromInline
   init(releaseAction: @escaping (ObserverListBase, Int) -> Void) {
@@ -45,6 +59,12 @@ internal class ObserverListBase {
   @inlinable
   final var count: Int { ids.count - tombstones }
 
+  /// Whether the entry being called was removed while it ran: a stage that has run the app's
+  /// code (a `map`'s transform) asks before it touches its target, which that code may have
+  /// freed (freeing a stage removes its entry first).
+  @inlinable
+  final var isCallingRemovedEntry: Bool { ids[callingIndex] & Self.removedFlag != 0 }
+
   /// Removes the observer with `id`; unknown or already removed ids are ignored.
   @usableFromInline
   final func removeObserver(id: UInt64) {
@@ -54,18 +74,27 @@ internal class ObserverListBase {
     releaseAction(self, index)
   }
 
+  /// Makes the list the owner of the entry with `id` (a detached token): it is released when
+  /// the entry is removed, or with the list.
+  @usableFromInline
+  final func own(id: UInt64) -> Bool {
+    guard let index = index(of: id), ids[index] & Self.ownedFlag == 0 else { return false }
+    ids[index] |= Self.ownedFlag
+    return true
+  }
+
   /// Binary search: ids are assigned in ascending order and keep it.
   @usableFromInline
   final func index(of id: UInt64) -> Int? {
     var low = 0
     var high = ids.count
-    let mask = ~Self.removedFlag
+    let mask = ~(Self.removedFlag | Self.ownedFlag)
     while low < high {
       let mid = (low &+ high) / 2
       let candidate = ids[mid]
       let midID = candidate & mask
       if midID == id {
-        return candidate == id ? mid : nil
+        return candidate & Self.removedFlag == 0 ? mid : nil
       } else if midID < id {
         low = mid &+ 1
       } else {
@@ -73,6 +102,16 @@ internal class ObserverListBase {
       }
     }
     return nil
+  }
+
+  /// Called by the owner's `deinit`: if the owner is freed by one of its own observers, the
+  /// delivery under way still runs on this list, so the list stays until that delivery ends.
+  @inlinable
+  final func ownerWillBeFreed() {
+    if isDelivering && keptAlive == nil {
+      keptAlive = Unmanaged.passRetained(self)
+      hasDeferred = true
+    }
   }
 
   /// Adds an entry that tells `tracker` *that* the value changed.
@@ -87,78 +126,113 @@ internal class ObserverListBase {
   }
 }
 
+/// One observer of an ``ObserverList``: its closure, and the token that ends it.
+///
+/// The token and the entry are one object, so an observation costs one allocation besides its
+/// closure. The list holds its entries unretained: the token's owner (the app, a derived
+/// property) keeps it, and its `deinit` removes the entry. A detached token (an observation
+/// that outlives its token, such as an `AsyncSequence`'s) and a dependency of `observe { }`
+/// are owned by the list instead (`ObserverListBase.ownedFlag`).
+@usableFromInline
+internal final class ObserverEntry<Value>: ObservationToken {
+  /// A `let` of a class: called through a reference the list does not retain, the closure is
+  /// borrowed in place, where a closure loaded from an array element is retained and released
+  /// around every call.
+  @usableFromInline
+  let call: (Value) -> Void
+
+  @inlinable
+  init(_ call: @escaping (Value) -> Void, owner: AnyObject?, list: ObserverListBase, id: UInt64) {
+    self.call = call
+    super.init(owner: owner, list: list, id: id)
+  }
+
+  deinit {
+    // Before `call` is destroyed: the list copies the closure if it is running.
+    if id & Self.detachedFlag == 0 { removeObserver() }
+  }
+}
+
 /// The observers of one ``Property`` or ``Signal``, and the delivery loop.
 ///
 /// Design constraints, all on the hot path:
 /// - no locks: the list is confined to its owner's isolation domain;
-/// - no allocation per `send` (the arrays and their closures already exist);
-/// - 24 bytes per observer (an id and a closure) plus the token;
+/// - no allocation per `send`, and no reference counting per observer called: entries are
+///   called through unretained references (see "Lifetimes" below);
+/// - 16 bytes per observer in the list (an id and a reference) besides the token, which holds
+///   the closure;
 /// - subscribe is an append; cancel is a binary search on the ascending ids, O(1) at the tail;
 /// - re-entrancy: a `send` during a delivery is queued and delivered, in order, after the
 ///   current value reaches every observer; the stack never grows with re-entrant sends;
 /// - everything a client calls is `@inlinable`, so it runs specialized for the value type.
+///
+/// Lifetimes, without a retain per call: an observer may cancel itself, drop its token, or
+/// free the whole chain it belongs to while it runs. So, while a delivery is under way:
+/// - a removed entry's closure (and an owned entry) is kept until the delivery ends;
+/// - the list itself is kept until the delivery ends if its owner is freed
+///   (``ObserverListBase/ownerWillBeFreed()``);
+/// - a stage that runs the app's code before it updates its target checks that it was not
+///   removed meanwhile (``ObserverListBase/isCallingRemovedEntry``).
 @usableFromInline
 internal final class ObserverList<Value>: ObserverListBase {
-  /// One observer's closure.
-  ///
-  /// A struct, not the bare closure: a generic container stores a bare function value at its
-  /// most general abstraction (argument *and* result indirect), so each closure made in
-  /// specialized code was wrapped in a reabstraction thunk, called on every delivery. A struct
-  /// field keeps its own declared abstraction, `(Value) -> Void`, which the closures are made in.
-  @usableFromInline
-  struct Action {
-    @usableFromInline let call: (Value) -> Void
-
-    @inlinable
-    init(_ call: @escaping (Value) -> Void) { self.call = call }
-
-    /// The action a removed observer's slot holds until compaction: it does nothing, and owns
-    /// no context.
-    @inlinable
-    static var removed: Action { Action { _ in } }
-  }
-
-  /// The observers' closures, parallel to `ids`; ``Action/removed`` once removed.
+  /// The observers, parallel to `ids`; a removed entry's slot is never read (its id says it is
+  /// removed) and is dropped at compaction.
   @usableFromInline @exclusivity(unchecked)
-  final var actions: ContiguousArray<Action> = []
+  final var entries: ContiguousArray<Unmanaged<ObserverEntry<Value>>> = []
   /// Values sent re-entrantly during a delivery, waiting their turn, each with the number of
   /// entries the list had when it was sent: an observer added later must not receive it (it
   /// would see the past), and entries are only appended while a delivery is under way, so
   /// that count is exactly the set of observers that existed at the send.
   @usableFromInline @exclusivity(unchecked)
   final var pending: ContiguousArray<(value: Value, end: Int)> = []
+  /// The closures of entries removed during the delivery: one may be running.
+  @usableFromInline @exclusivity(unchecked)
+  final var removedCalls: ContiguousArray<(Value) -> Void> = []
+  /// Owned entries removed during the delivery, released when it ends.
+  @usableFromInline @exclusivity(unchecked)
+  final var removedOwned: ContiguousArray<Unmanaged<ObserverEntry<Value>>> = []
 
   @inlinable
   init(owner: AnyObject?) {
     super.init { list, index in
       // Safe downcast: this closure is only ever stored in, and called with, this very list.
-      unsafeDowncast(list, to: ObserverList<Value>.self).releaseAction(at: index)
+      unsafeDowncast(list, to: ObserverList<Value>.self).releaseEntry(at: index)
     }
     self.owner = owner
+  }
+
+  deinit {
+    // Entries still here are owned ones (a live token keeps the list's owner, and with it the
+    // list): end their tokens, then release them.
+    for index in ids.indices where ids[index] & Self.removedFlag == 0 {
+      let entry = entries[index]
+      entry._withUnsafeGuaranteedRef { $0.forget() }
+      if ids[index] & Self.ownedFlag != 0 { entry.release() }
+    }
   }
 
   @inlinable
   final func add(_ action: @escaping (Value) -> Void) -> ObservationToken {
     let id = nextID
     nextID &+= 1
+    let entry = ObserverEntry(action, owner: owner, list: self, id: id)
     ids.append(id)
-    actions.append(Action(action))
-    return ObservationToken(owner: owner, list: self, id: id)
+    entries.append(Unmanaged.passUnretained(entry))
+    return entry
   }
 
   /// Delivers `value` to every observer, or queues it if a delivery is under way.
   @inlinable
   final func send(_ value: Value) {
-    if actions.isEmpty { return }
+    if entries.isEmpty { return }
     if isDelivering {
-      pending.append((value, actions.count))
+      pending.append((value, entries.count))
       return
     }
     isDelivering = true
-    deliver(value, upTo: actions.count)
+    deliver(value, upTo: entries.count)
     if !pending.isEmpty { drainPending() }
-    isDelivering = false
-    if tombstones != 0 { compactIfNeeded() }
+    endDelivery()
   }
 
   /// Calls `action` for a freshly added observer under the same re-entrancy rules as `send`.
@@ -171,8 +245,7 @@ internal final class ObserverList<Value>: ObserverListBase {
     isDelivering = true
     action(value)
     if !pending.isEmpty { drainPending() }
-    isDelivering = false
-    if tombstones != 0 { compactIfNeeded() }
+    endDelivery()
   }
 
   /// Calls `action` with each of `values`, in order, as one delivery: an event sent meanwhile
@@ -186,19 +259,23 @@ internal final class ObserverList<Value>: ObserverListBase {
     isDelivering = true
     for value in values { action(value) }
     if !pending.isEmpty { drainPending() }
-    isDelivering = false
-    if tombstones != 0 { compactIfNeeded() }
+    endDelivery()
   }
 
   /// Calls the observers at indices below `end`: those that existed when `value` was sent.
   @inlinable
   final func deliver(_ value: Value, upTo end: Int) {
     // Observers added during this delivery get the current value from `replay` and only later
-    // sends; removed ones are tombstoned (`Action.removed`), and nothing is compacted while a delivery is
-    // under way, so indices below `end` keep naming the same observers while callbacks run.
+    // sends; removed ones are skipped, and nothing is compacted while a delivery is under
+    // way, so indices below `end` keep naming the same observers while callbacks run.
     var index = 0
     while index < end {
-      actions[index].call(value)
+      if ids[index] & Self.removedFlag == 0 {
+        callingIndex = index
+        // Unretained: an entry removed while it runs keeps its closure until the delivery
+        // ends (`releaseEntry(at:)`), and the entry is never touched after its call.
+        entries[index]._withUnsafeGuaranteedRef { $0.call(value) }
+      }
       index &+= 1
     }
   }
@@ -218,41 +295,79 @@ internal final class ObserverList<Value>: ObserverListBase {
     withExtendedLifetime(delivered) {}
   }
 
-  /// Drops the action of an entry `removeObserver` has just marked removed.
+  /// Ends a delivery: compacts, then releases what waited for the end, this list last.
   @inlinable
-  final func releaseAction(at index: Int) {
-    // Move the closure out before the arrays change: releasing it may run a `deinit` that
-    // touches this list, which must not happen inside an access to `actions`.
-    let removed = actions[index]
-    if !isDelivering && index == actions.count - 1 {
+  final func endDelivery() {
+    isDelivering = false
+    if tombstones != 0 { compactIfNeeded() }
+    if hasDeferred { releaseDeferred() }
+  }
+
+  @usableFromInline
+  final func releaseDeferred() {
+    hasDeferred = false
+    let kept = keptAlive
+    keptAlive = nil
+    let calls = removedCalls
+    removedCalls = []
+    let owned = removedOwned
+    removedOwned = []
+    // Their `deinit`s may use this list (it is not delivering any more).
+    withExtendedLifetime(calls) {}
+    for entry in owned { entry.release() }
+    // Last: this may free the list.
+    kept?.release()
+  }
+
+  /// Drops the entry `removeObserver` has just marked removed.
+  @inlinable
+  final func releaseEntry(at index: Int) {
+    let entry = entries[index]
+    let isOwned = ids[index] & Self.ownedFlag != 0
+    // The entry is alive here: its token is removing itself, or the list owns it.
+    if isOwned { entry._withUnsafeGuaranteedRef { $0.forget() } }
+    if isDelivering {
+      // It may be the entry running now (or one further up this list's delivery): keep what
+      // it runs until the delivery ends.
+      if isOwned {
+        removedOwned.append(entry)
+      } else {
+        removedCalls.append(entry._withUnsafeGuaranteedRef { $0.call })
+      }
+      hasDeferred = true
+      return
+    }
+    if index == entries.count - 1 {
       // The common case (the newest observer goes first): shrink instead of tombstoning, and
       // take any tombstones that end the arrays with it.
       repeat {
         ids.removeLast()
-        actions.removeLast()
+        entries.removeLast()
         tombstones -= 1
       } while (ids.last ?? 0) & Self.removedFlag != 0
     } else {
-      actions[index] = .removed
-      if !isDelivering { compactIfNeeded() }
+      compactIfNeeded()
     }
-    withExtendedLifetime(removed) {}
+    // After the arrays changed: the release may run a `deinit` that uses this list.
+    if isOwned { entry.release() }
   }
 
   @usableFromInline
   override final func addDependent(_ tracker: DependencyTracker) -> UInt64 {
     let id = nextID
     nextID &+= 1
-    ids.append(id)
+    let call: (Value) -> Void
     if tracker.isDebugging {
       // `observe(debug:)` says what changed: the value's type and the value it changed to.
-      actions.append(
-        Action { [unowned(unsafe) tracker] value in
-          tracker.setNeedsRun(because: "a Property<\(Value.self)> it read became \(value)")
-        })
+      call = { [unowned(unsafe) tracker] value in
+        tracker.setNeedsRun(because: "a Property<\(Value.self)> it read became \(value)")
+      }
     } else {
-      actions.append(Action { [unowned(unsafe) tracker] _ in tracker.setNeedsRun() })
+      call = { [unowned(unsafe) tracker] _ in tracker.setNeedsRun() }
     }
+    let entry = ObserverEntry(call, owner: nil, list: self, id: id)
+    ids.append(id | Self.ownedFlag)
+    entries.append(Unmanaged.passRetained(entry))
     return id
   }
 
@@ -263,11 +378,11 @@ internal final class ObserverList<Value>: ObserverListBase {
     var kept = 0
     for index in ids.indices where ids[index] & Self.removedFlag == 0 {
       ids[kept] = ids[index]
-      actions.swapAt(kept, index)
+      entries[kept] = entries[index]
       kept += 1
     }
     ids.removeLast(ids.count - kept)
-    actions.removeLast(actions.count - kept)
+    entries.removeLast(entries.count - kept)
     tombstones = 0
   }
 }
