@@ -89,7 +89,7 @@ internal final class DependencyTracker: @unchecked Sendable {
       dependencies[position].lastRead = runs
       return
     }
-    // The entry holds this tracker unowned(unsafe): it is removed (by `prune` or `cancel`)
+    // The entry is this tracker, unretained: it is removed (by `prune` or `cancel`)
     // before the tracker can be freed, since the token owns the tracker and cancels it in its
     // `deinit`, and a queue holding a dirty tracker holds it strongly.
     let id = list.addDependent(self)

@@ -49,6 +49,10 @@ internal class ObserverListBase {
   static var removedFlag: UInt64 { 1 << 62 }
   @usableFromInline
   static var ownedFlag: UInt64 { 1 << 61 }
+  /// Marks an entry that is a ``DependencyTracker`` (an `observe { }` that read the value),
+  /// told *that* the value changed; it has no token or closure.
+  @usableFromInline
+  static var dependentFlag: UInt64 { 1 << 60 }
 
   @usableFromInline
   init(releaseAction: @escaping (ObserverListBase, Int) -> Void) {
@@ -88,7 +92,7 @@ internal class ObserverListBase {
   final func index(of id: UInt64) -> Int? {
     var low = 0
     var high = ids.count
-    let mask = ~(Self.removedFlag | Self.ownedFlag)
+    let mask = ~(Self.removedFlag | Self.ownedFlag | Self.dependentFlag)
     while low < high {
       let mid = (low &+ high) / 2
       let candidate = ids[mid]
@@ -116,12 +120,32 @@ internal class ObserverListBase {
 
   /// Adds an entry that tells `tracker` *that* the value changed.
   ///
-  /// The entry holds the tracker `unowned(unsafe)`: the tracker removes its entries before it
-  /// can be freed (see ``DependencyTracker``).
+  /// The entry is the tracker itself, unretained: the tracker removes its entries before it
+  /// can be freed (see ``DependencyTracker``), and telling it runs none of the app's code.
   ///
   /// - Returns: The entry's id, for ``removeObserver(id:)``.
   @usableFromInline
-  func addDependent(_ tracker: DependencyTracker) -> UInt64 {
+  final func addDependent(_ tracker: DependencyTracker) -> UInt64 {
+    let id = nextID
+    nextID &+= 1
+    ids.append(id | Self.dependentFlag)
+    appendEntry(Unmanaged.passUnretained(tracker).toOpaque())
+    return id
+  }
+
+  /// Tells the tracker at `tracker` that the value changed, unless it is debugging: then it
+  /// returns `false`, and the caller, which knows the value, says what changed.
+  @usableFromInline
+  static func tellDependent(_ tracker: UnsafeMutableRawPointer) -> Bool {
+    Unmanaged<DependencyTracker>.fromOpaque(tracker)._withUnsafeGuaranteedRef { tracker in
+      if tracker.isDebugging { return false }
+      tracker.setNeedsRun()
+      return true
+    }
+  }
+
+  @usableFromInline
+  func appendEntry(_ entry: UnsafeMutableRawPointer) {
     preconditionFailure("ObserverListBase is abstract: only ObserverList<Value> is created")
   }
 }
@@ -131,8 +155,8 @@ internal class ObserverListBase {
 /// The token and the entry are one object, so an observation costs one allocation besides its
 /// closure. The list holds its entries unretained: the token's owner (the app, a derived
 /// property) keeps it, and its `deinit` removes the entry. A detached token (an observation
-/// that outlives its token, such as an `AsyncSequence`'s) and a dependency of `observe { }`
-/// are owned by the list instead (`ObserverListBase.ownedFlag`).
+/// that outlives its token, such as an `AsyncSequence`'s) is owned by the list instead
+/// (`ObserverListBase.ownedFlag`).
 @usableFromInline
 internal final class ObserverEntry<Value>: ObservationToken {
   /// A `let` of a class: called through a reference the list does not retain, the closure is
@@ -175,10 +199,11 @@ internal final class ObserverEntry<Value>: ObservationToken {
 ///   removed meanwhile (``ObserverListBase/isCallingRemovedEntry``).
 @usableFromInline
 internal final class ObserverList<Value>: ObserverListBase {
-  /// The observers, parallel to `ids`; a removed entry's slot is never read (its id says it is
+  /// The observers, parallel to `ids`: an `ObserverEntry<Value>`, or a `DependencyTracker`
+  /// where the id has `dependentFlag`. A removed entry's slot is never read (its id says it is
   /// removed) and is dropped at compaction.
   @usableFromInline @exclusivity(unchecked)
-  final var entries: ContiguousArray<Unmanaged<ObserverEntry<Value>>> = []
+  final var entries: ContiguousArray<UnsafeMutableRawPointer> = []
   /// Values sent re-entrantly during a delivery, waiting their turn, each with the number of
   /// entries the list had when it was sent: an observer added later must not receive it (it
   /// would see the past), and entries are only appended while a delivery is under way, so
@@ -204,8 +229,8 @@ internal final class ObserverList<Value>: ObserverListBase {
   deinit {
     // Entries still here are owned ones (a live token keeps the list's owner, and with it the
     // list): end their tokens, then release them.
-    for index in ids.indices where ids[index] & Self.removedFlag == 0 {
-      let entry = entries[index]
+    for index in ids.indices where ids[index] & (Self.removedFlag | Self.dependentFlag) == 0 {
+      let entry = Self.entry(entries[index])
       entry._withUnsafeGuaranteedRef { $0.forget() }
       if ids[index] & Self.ownedFlag != 0 { entry.release() }
     }
@@ -217,8 +242,18 @@ internal final class ObserverList<Value>: ObserverListBase {
     nextID &+= 1
     let entry = ObserverEntry(action, owner: owner, list: self, id: id)
     ids.append(id)
-    entries.append(Unmanaged.passUnretained(entry))
+    entries.append(Unmanaged.passUnretained(entry).toOpaque())
     return entry
+  }
+
+  @inlinable
+  static func entry(_ pointer: UnsafeMutableRawPointer) -> Unmanaged<ObserverEntry<Value>> {
+    Unmanaged.fromOpaque(pointer)
+  }
+
+  @usableFromInline
+  override final func appendEntry(_ entry: UnsafeMutableRawPointer) {
+    entries.append(entry)
   }
 
   /// Delivers `value` to every observer, or queues it if a delivery is under way.
@@ -270,13 +305,24 @@ internal final class ObserverList<Value>: ObserverListBase {
     // way, so indices below `end` keep naming the same observers while callbacks run.
     var index = 0
     while index < end {
-      if ids[index] & Self.removedFlag == 0 {
+      let kind = ids[index] & (Self.removedFlag | Self.dependentFlag)
+      if kind == 0 {
         callingIndex = index
         // Unretained: an entry removed while it runs keeps its closure until the delivery
         // ends (`releaseEntry(at:)`), and the entry is never touched after its call.
-        entries[index]._withUnsafeGuaranteedRef { $0.call(value) }
+        Self.entry(entries[index])._withUnsafeGuaranteedRef { $0.call(value) }
+      } else if kind == Self.dependentFlag, !Self.tellDependent(entries[index]) {
+        tellDebugging(entries[index], value)
       }
       index &+= 1
+    }
+  }
+
+  /// `observe(debug:)` says what changed: the value's type and the value it changed to.
+  @usableFromInline
+  final func tellDebugging(_ tracker: UnsafeMutableRawPointer, _ value: Value) {
+    Unmanaged<DependencyTracker>.fromOpaque(tracker)._withUnsafeGuaranteedRef {
+      $0.setNeedsRun(because: "a Property<\(Value.self)> it read became \(value)")
     }
   }
 
@@ -322,7 +368,11 @@ internal final class ObserverList<Value>: ObserverListBase {
   /// Drops the entry `removeObserver` has just marked removed.
   @inlinable
   final func releaseEntry(at index: Int) {
-    let entry = entries[index]
+    // A tracker removing its dependency is alive, and runs no app code when told: nothing to
+    // keep or release.
+    let isDependent = ids[index] & Self.dependentFlag != 0
+    if isDependent && isDelivering { return }
+    let entry = Self.entry(entries[index])
     let isOwned = ids[index] & Self.ownedFlag != 0
     // The entry is alive here: its token is removing itself, or the list owns it.
     if isOwned { entry._withUnsafeGuaranteedRef { $0.forget() } }
@@ -350,25 +400,6 @@ internal final class ObserverList<Value>: ObserverListBase {
     }
     // After the arrays changed: the release may run a `deinit` that uses this list.
     if isOwned { entry.release() }
-  }
-
-  @usableFromInline
-  override final func addDependent(_ tracker: DependencyTracker) -> UInt64 {
-    let id = nextID
-    nextID &+= 1
-    let call: (Value) -> Void
-    if tracker.isDebugging {
-      // `observe(debug:)` says what changed: the value's type and the value it changed to.
-      call = { [unowned(unsafe) tracker] value in
-        tracker.setNeedsRun(because: "a Property<\(Value.self)> it read became \(value)")
-      }
-    } else {
-      call = { [unowned(unsafe) tracker] _ in tracker.setNeedsRun() }
-    }
-    let entry = ObserverEntry(call, owner: nil, list: self, id: id)
-    ids.append(id | Self.ownedFlag)
-    entries.append(Unmanaged.passRetained(entry))
-    return id
   }
 
   @inlinable
