@@ -38,6 +38,15 @@ public class Property<Value> {
   /// clear message rather than corrupting the value being modified.
   @usableFromInline @exclusivity(unchecked)
   internal final var isModifying = false
+  /// Whether an Observation tracking may have registered this property since it last told
+  /// Observation of a change: the gate that keeps the registrar off the hot path.
+  ///
+  /// Set by every read of ``value`` outside Tether's tracking (the only way a
+  /// `withObservationTracking` can register it), cleared when a change is reported. Clearing
+  /// is exact because Observation's trackings are one-shot: reporting a change ends every
+  /// tracking that had registered the property, so until the next read nothing is watching.
+  @usableFromInline @exclusivity(unchecked)
+  internal final var mayBeObserved = false
   @usableFromInline
   internal final let observers: ObserverList<Value>
   /// What a derived property keeps alive besides its subscriptions: its sources, timers.
@@ -63,15 +72,6 @@ public class Property<Value> {
   /// outside Tether's own tracking (most properties never need one).
   @usableFromInline
   internal final var observationLink: ObservationLink?
-  /// Whether an Observation tracking may have registered this property since it last told
-  /// Observation of a change: the gate that keeps the registrar off the hot path.
-  ///
-  /// Set by every read of ``value`` outside Tether's tracking (the only way a
-  /// `withObservationTracking` can register it), cleared when a change is reported. Clearing
-  /// is exact because Observation's trackings are one-shot: reporting a change ends every
-  /// tracking that had registered the property, so until the next read nothing is watching.
-  @usableFromInline @exclusivity(unchecked)
-  internal final var mayBeObserved = false
 
   /// Creates a property whose value never changes.
   ///

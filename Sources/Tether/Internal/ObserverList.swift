@@ -30,16 +30,10 @@ internal class ObserverListBase {
   @usableFromInline @exclusivity(unchecked)
   final var isDelivering = false
   /// The index of the entry being called, so that a stage can ask, after running the app's
-  /// code, whether that code removed it (``isCallingRemovedEntry``).
+  /// code, whether that code removed it (``isCallingRemovedEntry``). 32 bits, beside
+  /// `isDelivering`: every property has a list, so its size is a session's memory.
   @usableFromInline @exclusivity(unchecked)
-  final var callingIndex = 0
-  /// Something waits for the end of the delivery: removed entries to release, or this list's
-  /// own release (``keepAliveUntilDelivered()``).
-  @usableFromInline @exclusivity(unchecked)
-  final var hasDeferred = false
-  /// This list's reference to itself while its owner is gone and a delivery is still running.
-  @usableFromInline @exclusivity(unchecked)
-  final var keptAlive: Unmanaged<ObserverListBase>?
+  final var callingIndex: Int32 = 0
   /// Clears, drops or compacts the entry at an index: created by the generic list in
   /// specialized code, so cancelling never runs unspecialized generic code.
   @usableFromInline
@@ -67,7 +61,7 @@ internal class ObserverListBase {
   /// code (a `map`'s transform) asks before it touches its target, which that code may have
   /// freed (freeing a stage removes its entry first).
   @inlinable
-  final var isCallingRemovedEntry: Bool { ids[callingIndex] & Self.removedFlag != 0 }
+  final var isCallingRemovedEntry: Bool { ids[Int(callingIndex)] & Self.removedFlag != 0 }
 
   /// Removes the observer with `id`; unknown or already removed ids are ignored.
   @usableFromInline
@@ -106,16 +100,6 @@ internal class ObserverListBase {
       }
     }
     return nil
-  }
-
-  /// Called by the owner's `deinit`: if the owner is freed by one of its own observers, the
-  /// delivery under way still runs on this list, so the list stays until that delivery ends.
-  @inlinable
-  final func ownerWillBeFreed() {
-    if isDelivering && keptAlive == nil {
-      keptAlive = Unmanaged.passRetained(self)
-      hasDeferred = true
-    }
   }
 
   /// Adds an entry that tells `tracker` *that* the value changed.
@@ -194,7 +178,7 @@ internal final class ObserverEntry<Value>: ObservationToken {
 /// free the whole chain it belongs to while it runs. So, while a delivery is under way:
 /// - a removed entry's closure (and an owned entry) is kept until the delivery ends;
 /// - the list itself is kept until the delivery ends if its owner is freed
-///   (``ObserverListBase/ownerWillBeFreed()``);
+///   (`ownerWillBeFreed()`);
 /// - a stage that runs the app's code before it updates its target checks that it was not
 ///   removed meanwhile (``ObserverListBase/isCallingRemovedEntry``).
 @usableFromInline
@@ -204,18 +188,10 @@ internal final class ObserverList<Value>: ObserverListBase {
   /// removed) and is dropped at compaction.
   @usableFromInline @exclusivity(unchecked)
   final var entries: ContiguousArray<UnsafeMutableRawPointer> = []
-  /// Values sent re-entrantly during a delivery, waiting their turn, each with the number of
-  /// entries the list had when it was sent: an observer added later must not receive it (it
-  /// would see the past), and entries are only appended while a delivery is under way, so
-  /// that count is exactly the set of observers that existed at the send.
+  /// What waits for the end of the delivery under way, made the first time something does:
+  /// most deliveries have nothing waiting, and most lists never have.
   @usableFromInline @exclusivity(unchecked)
-  final var pending: ContiguousArray<(value: Value, end: Int)> = []
-  /// The closures of entries removed during the delivery: one may be running.
-  @usableFromInline @exclusivity(unchecked)
-  final var removedCalls: ContiguousArray<(Value) -> Void> = []
-  /// Owned entries removed during the delivery, released when it ends.
-  @usableFromInline @exclusivity(unchecked)
-  final var removedOwned: ContiguousArray<Unmanaged<ObserverEntry<Value>>> = []
+  final var backlog: DeliveryBacklog<Value>?
 
   @inlinable
   init(owner: AnyObject?) {
@@ -261,12 +237,11 @@ internal final class ObserverList<Value>: ObserverListBase {
   final func send(_ value: Value) {
     if entries.isEmpty { return }
     if isDelivering {
-      pending.append((value, entries.count))
+      madeBacklog().pending.append((value, entries.count))
       return
     }
     isDelivering = true
     deliver(value, upTo: entries.count)
-    if !pending.isEmpty { drainPending() }
     endDelivery()
   }
 
@@ -279,7 +254,6 @@ internal final class ObserverList<Value>: ObserverListBase {
     }
     isDelivering = true
     action(value)
-    if !pending.isEmpty { drainPending() }
     endDelivery()
   }
 
@@ -293,7 +267,6 @@ internal final class ObserverList<Value>: ObserverListBase {
     }
     isDelivering = true
     for value in values { action(value) }
-    if !pending.isEmpty { drainPending() }
     endDelivery()
   }
 
@@ -307,7 +280,7 @@ internal final class ObserverList<Value>: ObserverListBase {
     while index < end {
       let kind = ids[index] & (Self.removedFlag | Self.dependentFlag)
       if kind == 0 {
-        callingIndex = index
+        callingIndex = Int32(truncatingIfNeeded: index)
         // Unretained: an entry removed while it runs keeps its closure until the delivery
         // ends (`releaseEntry(at:)`), and the entry is never touched after its call.
         Self.entry(entries[index])._withUnsafeGuaranteedRef { $0.call(value) }
@@ -327,42 +300,66 @@ internal final class ObserverList<Value>: ObserverListBase {
   }
 
   @inlinable
-  final func drainPending() {
-    var head = 0
-    while head < pending.count {
-      let (value, end) = pending[head]
-      head += 1
-      deliver(value, upTo: end)
-    }
-    // Release the delivered values after the write to `pending`, not inside it: a value's
-    // `deinit` may send on this list.
-    let delivered = pending
-    pending = []
-    withExtendedLifetime(delivered) {}
+  final func madeBacklog() -> DeliveryBacklog<Value> {
+    if let backlog { return backlog }
+    let made = DeliveryBacklog<Value>()
+    backlog = made
+    return made
   }
 
-  /// Ends a delivery: compacts, then releases what waited for the end, this list last.
+  /// Ends a delivery: compacts, or, when something waits, delivers the values sent meanwhile
+  /// and releases what waited for the end.
   @inlinable
   final func endDelivery() {
+    if backlog != nil {
+      endDeliveryWithBacklog()
+    } else {
+      isDelivering = false
+      if tombstones != 0 { compactIfNeeded() }
+    }
+  }
+
+  @inlinable
+  final func endDeliveryWithBacklog() {
+    if let backlog, !backlog.pending.isEmpty {
+      var head = 0
+      while head < backlog.pending.count {
+        let (value, end) = backlog.pending[head]
+        head += 1
+        deliver(value, upTo: end)
+      }
+      // Release the delivered values after the write to `pending`, not inside it: a value's
+      // `deinit` may send on this list.
+      let delivered = backlog.pending
+      backlog.pending = []
+      withExtendedLifetime(delivered) {}
+    }
     isDelivering = false
     if tombstones != 0 { compactIfNeeded() }
-    if hasDeferred { releaseDeferred() }
+    guard let backlog else { return }
+    self.backlog = nil
+    let kept = backlog.keptAlive
+    backlog.keptAlive = nil
+    // Their `deinit`s may use this list (it is not delivering any more).
+    Self.release(backlog)
+    // Last: this may free the list.
+    kept?.release()
   }
 
   @usableFromInline
-  final func releaseDeferred() {
-    hasDeferred = false
-    let kept = keptAlive
-    keptAlive = nil
-    let calls = removedCalls
-    removedCalls = []
-    let owned = removedOwned
-    removedOwned = []
-    // Their `deinit`s may use this list (it is not delivering any more).
-    withExtendedLifetime(calls) {}
-    for entry in owned { entry.release() }
-    // Last: this may free the list.
-    kept?.release()
+  static func release(_ backlog: DeliveryBacklog<Value>) {
+    for entry in backlog.removedOwned { entry.release() }
+    backlog.removedOwned = []
+    backlog.removedCalls = []
+  }
+
+  /// Called by the owner's `deinit`: if the owner is freed by one of its own observers, the
+  /// delivery under way still runs on this list, so the list stays until that delivery ends.
+  @inlinable
+  final func ownerWillBeFreed() {
+    guard isDelivering else { return }
+    let backlog = madeBacklog()
+    if backlog.keptAlive == nil { backlog.keptAlive = Unmanaged.passRetained(self) }
   }
 
   /// Drops the entry `removeObserver` has just marked removed.
@@ -380,11 +377,10 @@ internal final class ObserverList<Value>: ObserverListBase {
       // It may be the entry running now (or one further up this list's delivery): keep what
       // it runs until the delivery ends.
       if isOwned {
-        removedOwned.append(entry)
+        madeBacklog().removedOwned.append(entry)
       } else {
-        removedCalls.append(entry._withUnsafeGuaranteedRef { $0.call })
+        madeBacklog().removedCalls.append(entry._withUnsafeGuaranteedRef { $0.call })
       }
-      hasDeferred = true
       return
     }
     if index == entries.count - 1 {
@@ -416,4 +412,27 @@ internal final class ObserverList<Value>: ObserverListBase {
     entries.removeLast(entries.count - kept)
     tombstones = 0
   }
+}
+
+/// What waits for the end of a delivery on an ``ObserverList``.
+@usableFromInline
+internal final class DeliveryBacklog<Value> {
+  /// Values sent re-entrantly during the delivery, waiting their turn, each with the number of
+  /// entries the list had when it was sent: an observer added later must not receive it (it
+  /// would see the past), and entries are only appended while a delivery is under way, so
+  /// that count is exactly the set of observers that existed at the send.
+  @usableFromInline
+  var pending: ContiguousArray<(value: Value, end: Int)> = []
+  /// The closures of entries removed during the delivery: one may be running.
+  @usableFromInline
+  var removedCalls: ContiguousArray<(Value) -> Void> = []
+  /// Owned entries removed during the delivery, released when it ends.
+  @usableFromInline
+  var removedOwned: ContiguousArray<Unmanaged<ObserverEntry<Value>>> = []
+  /// The list's reference to itself while its owner is gone and the delivery still runs.
+  @usableFromInline
+  var keptAlive: Unmanaged<ObserverList<Value>>?
+
+  @inlinable
+  init() {}
 }
