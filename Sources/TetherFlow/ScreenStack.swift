@@ -59,10 +59,15 @@ public final class ScreenStack<Destination>: Navigator {
     }
   }
 
+  // The stack's own bookkeeping reads its outputs `unobserved`: these reads are no view's,
+  // and registered with Observation they would give each output a registrar no one watches.
+
   private func updatePath() {
-    let sheet = self.sheet?.fullPathComponents ?? []
-    let path = ScreenPath(self.screens.flatMap(\.fullPathComponents) + sheet)
-    if path != self.path { self.path = path }
+    let (path, current) = unobserved {
+      let sheet = self.sheet?.fullPathComponents ?? []
+      return (ScreenPath(self.screens.flatMap(\.fullPathComponents) + sheet), self.path)
+    }
+    if path != current { self.path = path }
   }
 
   /// Shows `path` if the stack already holds it: pops to the screen it ends at, and gives what
@@ -147,7 +152,7 @@ public final class ScreenStack<Destination>: Navigator {
 
   /// Removes the sheet, if any, then tells its presenter.
   public func dismissSheet() {
-    guard self.sheet != nil else { return }
+    guard unobserved({ self.sheet != nil }) else { return }
     let dismissal = sheetDismissal
     sheetDismissal = nil
     sheetTailToken = nil
@@ -181,8 +186,9 @@ public final class ScreenStack<Destination>: Navigator {
   /// Removes the alert, if any; its presenter hears nothing.
   public func dismissAlert() {
     alertResponse = nil
-    if self.alert != nil { self.alert = nil }
-    if self.alertFocus != nil { self.alertFocus = nil }
+    let (hasAlert, hasFocus) = unobserved { (self.alert != nil, self.alertFocus != nil) }
+    if hasAlert { self.alert = nil }
+    if hasFocus { self.alertFocus = nil }
   }
 
   /// The user pressed `button` of the alert shown: the alert goes, then its presenter hears

@@ -79,8 +79,13 @@ internal final class DependencyTracker: @unchecked Sendable {
   /// Called from ``Property/value`` while a run of this tracker is on the thread.
   @usableFromInline
   static func recordRead(of list: ObserverListBase, in tracker: UnsafeMutableRawPointer) {
+    if tracker == unobservedMarker { return }
     Unmanaged<DependencyTracker>.fromOpaque(tracker).takeUnretainedValue().record(list)
   }
+
+  /// What the thread's current tracker is set to inside ``unobserved(_:)``: no tracker's
+  /// address (an object is never at address 1).
+  static var unobservedMarker: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
 
   private func record(_ list: ObserverListBase) {
     if isCancelled { return }
@@ -229,11 +234,23 @@ package func untracked<T>(_ body: () throws -> T) rethrows -> T {
   return try body()
 }
 
+/// Runs `body` with its reads registered nowhere: neither with an `observe { }` run nor with
+/// Apple's Observation. For a view layer's renders outside its own `observe { }` run (a page's
+/// first HTML, a reconnect), whose reads that run already tracks: registering them with
+/// Observation would give each property it reads a registrar no one watches.
+package func unobserved<T>(_ body: () throws -> T) rethrows -> T {
+  let outer = tether_get_current_tracker()
+  tether_set_current_tracker(DependencyTracker.unobservedMarker)
+  defer { tether_set_current_tracker(outer) }
+  return try body()
+}
+
 /// Runs `body` and says how many reads of Tether properties the `observe { }` run on this
 /// thread recorded during it (0 outside a run): for a view layer that checks, in a debug
 /// build, that content it keeps by a key reads nothing beside that key.
 package func trackedReads<T>(_ body: () throws -> T) rethrows -> (value: T, reads: Int) {
-  guard let pointer = tether_get_current_tracker() else { return (try body(), 0) }
+  guard let pointer = tether_get_current_tracker(), pointer != DependencyTracker.unobservedMarker
+  else { return (try body(), 0) }
   let tracker = Unmanaged<DependencyTracker>.fromOpaque(pointer).takeUnretainedValue()
   let before = tracker.reads
   let value = try body()

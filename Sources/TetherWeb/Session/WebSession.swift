@@ -155,7 +155,7 @@ public final class WebSession {
   public func refreshResumeToken(now: ContinuousClock.Instant = .now) {
     guard send != nil, gestures.isSettled, tokens.isAging(now: now) else { return }
     tokens.forgetSent()
-    renderAndSend()
+    unobserved { renderAndSend() }
   }
 
   /// Makes the page's next message wait (up to `timeout`) until every screen's first load
@@ -197,7 +197,9 @@ public final class WebSession {
   /// signer of its own: a stateless page's socket rebuilds the session from it. `base` is the
   /// path the app is mounted at ("" at the root): the page's socket and addresses are under it.
   func document(assets: WebPageShell.Assets, base: String, pageSigner: WebResumeSigner?) -> String {
-    let tree = render()
+    // Outside the render's `observe { }` run, which tracks the same reads: registered with
+    // Observation, each property read would get a registrar no one watches.
+    let tree = unobserved { render() }
     let focus = context.requestedFocus
     page.served(tree, path: presenter.path.description, title: pageTitle, focus: focus)
     let token = (tokens.signer ?? pageSigner).map { tokens.sign(with: $0, resumeState(counter:)) }
@@ -232,7 +234,7 @@ public final class WebSession {
       tokens.forgetSent()
       gestures.pageReconnected()
     }
-    renderAndSend()
+    unobserved { renderAndSend() }
   }
 
   /// Stops sending; the page's next connection resumes the session.
