@@ -58,6 +58,21 @@ private final class Model {
     #expect(probe.changes == 1)
   }
 
+  @Test func unobservedReadsRegisterNowhereAndMakeNoRegistrar() {
+    let unwatched = MutableProperty(0)
+    let watched = MutableProperty(0)
+    let probe = TrackingProbe()
+    probe.track {
+      unobserved { _ = unwatched.value }
+      _ = watched.value
+    }
+    unwatched.value = 1
+    #expect(unwatched.observationLink == nil)
+    #expect(probe.changes == 0)
+    watched.value = 1
+    #expect(probe.changes == 1)
+  }
+
   @Test func readOnlyOutputsRegister() {
     let source = MutableProperty("a")
     let upcast: Property<String> = source
